@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authRoutes } from './auth/auth.routes';
+import type { AppDeps } from './deps';
+import { functionRoutes } from './functions/functions.routes';
+import { requestLog } from './http/request-log';
+import { apiCors, securityHeaders } from './http/security';
+import { mountStatic } from './http/static';
+import { restRoutes } from './rest/rest.routes';
+
+/** Builds the whole HTTP app. Tests build it the same way, on a real database. */
+export function createApp(deps: AppDeps): Hono {
+  const { config, db, keys, logger } = deps;
+  const app = new Hono();
+  app.use(requestLog(logger));
+  app.use(securityHeaders({ connectSrc: config.publicUrlSet ? [new URL(config.publicUrl).origin] : [] }));
+  app.use('/auth/v1/*', apiCors);
+  app.use('/rest/v1/*', apiCors);
+  app.use('/functions/v1/*', apiCors);
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: (c) => c.json({ code: 'PGRST413', message: 'Request body too large', details: null, hint: null }, 413),
+    }),
+  );
+
+  app.get('/healthz', async (c) => {
+    try {
+      await db.query('select 1');
+      return c.json({ status: 'ok', database: db.kind });
+    } catch {
+      return c.json({ status: 'unavailable', database: db.kind }, 503);
+    }
+  });
+
+  app.get('/config.json', (c) =>
+    c.json(
+      {
+        supabaseUrl: config.publicUrlSet ? config.publicUrl : new URL(c.req.url).origin,
+        supabaseAnonKey: keys.anonKey,
+        registrationEnabled: config.registrationEnabled,
+        devHostSuffixes: config.devHostSuffixes,
+        statusUrl: config.statusUrl ?? null,
+      },
+      200,
+      { 'Cache-Control': 'no-cache' },
+    ),
+  );
+
+  app.route('/auth/v1', authRoutes(deps));
+  app.route('/rest/v1', restRoutes(deps));
+  app.route('/functions/v1', functionRoutes(deps));
+
+  app.onError((err, c) => {
+    logger.error('unhandled error', { path: c.req.path, error: err.message, stack: err.stack });
+    return c.json({ code: 'unexpected_failure', message: 'Internal server error' }, 500);
+  });
+
+  if (deps.webDir) mountStatic(app, deps.webDir);
+  else app.notFound((c) => c.json({ message: 'Not found' }, 404));
+  return app;
+}

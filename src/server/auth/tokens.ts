@@ -1,0 +1,66 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export type JwtClaims = {
+  iss?: string;
+  sub?: string;
+  aud?: string | string[];
+  exp?: number;
+  iat?: number;
+  role?: string;
+  session_id?: string;
+  [k: string]: unknown;
+};
+
+/** The secrets every server process shares: the HS256 signing key and the API keys derived from it. */
+export type Keys = {
+  jwtSecret: Uint8Array;
+  /** Long-lived JWT with role anon: the public "anon key" the browser sends as `apikey`. */
+  anonKey: string;
+  /** Long-lived JWT with role service_role: for trusted server-side callers only. */
+  serviceRoleKey: string;
+  issuer: string;
+};
+
+const TEN_YEARS = 10 * 365 * 24 * 3600;
+
+/** Signs a JWT the way GoTrue does: HS256, `typ: JWT`, `aud` as a single string. */
+export function signJwt(keys: Pick<Keys, 'jwtSecret'>, claims: JwtClaims): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(keys.jwtSecret);
+}
+
+export async function createKeys(secret: string, issuer: string): Promise<Keys> {
+  const jwtSecret = new TextEncoder().encode(secret);
+  // Fixed iat so that the keys are the same on every start and in every process.
+  const iat = 1735689600;
+  const anonKey = await signJwt({ jwtSecret }, { iss: 'supabase', role: 'anon', iat, exp: iat + TEN_YEARS });
+  const serviceRoleKey = await signJwt({ jwtSecret }, { iss: 'supabase', role: 'service_role', iat, exp: iat + TEN_YEARS });
+  return { jwtSecret, anonKey, serviceRoleKey, issuer };
+}
+
+/** Why a token was refused; `expired` is told apart because both GoTrue and PostgREST word it differently. */
+export class JwtError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'malformed' | 'signature' | 'expired' | 'claims',
+  ) {
+    super(message);
+    this.name = 'JwtError';
+  }
+}
+
+/** Verifies an HS256 JWT with a 30 s clock skew (as PostgREST allows). */
+export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): Promise<JwtClaims> {
+  const parts = token.split('.').length;
+  if (parts !== 3) throw new JwtError(`Expected 3 parts in JWT; got ${parts}`, 'malformed');
+  try {
+    const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: 30 });
+    return payload as JwtClaims;
+  } catch (e) {
+    if (e instanceof errors.JWTExpired) throw new JwtError('JWT expired', 'expired');
+    if (e instanceof errors.JWTClaimValidationFailed) throw new JwtError(e.message, 'claims');
+    if (e instanceof errors.JWSSignatureVerificationFailed || e instanceof errors.JOSEAlgNotAllowed) {
+      throw new JwtError('JWT cryptographic operation failed', 'signature');
+    }
+    throw new JwtError('JWT cryptographic operation failed', 'malformed');
+  }
+}

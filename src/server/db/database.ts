@@ -1,0 +1,34 @@
+/** A field of a result, as both drivers describe it. */
+export type Field = { name: string; dataTypeID: number };
+
+export type QueryResult<T> = { rows: T[]; rowCount: number; fields: Field[] };
+
+/** Anything that runs one parameterised statement: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs several statements with no parameters (migrations, seeds). */
+  exec(sql: string): Promise<void>;
+}
+
+/**
+ * The one database interface of the server. The same SQL runs on PGlite and PostgreSQL.
+ * Values come back alike from both: int8 as number, numeric as string, timestamptz as Date, json parsed.
+ */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one READ COMMITTED transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A database error carrying PostgreSQL's SQLSTATE and fields, whichever driver raised it. */
+export type DbError = Error & {
+  code?: string;
+  detail?: string;
+  hint?: string;
+  constraint?: string;
+};
+
+export function isDbError(e: unknown): e is DbError {
+  return e instanceof Error && typeof (e as DbError).code === 'string';
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite, types } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import type { Database, Queryable, QueryResult } from './database';
+
+type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
+
+// NOTE: PGlite returns int8 as number already; keep numeric as text like the pg adapter does.
+const parsers = { [types.NUMERIC]: (v: string) => v };
+
+type Driver = {
+  query: (sql: string, params?: unknown[], opts?: object) => Promise<unknown>;
+  exec: (sql: string) => Promise<unknown>;
+};
+
+function wrap(q: Driver): Queryable {
+  return {
+    async exec(sql) {
+      await q.exec(sql);
+    },
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const r = (await q.query(sql, [...params], { parsers })) as Raw;
+      return { rows: r.rows as T[], rowCount: r.affectedRows || r.rows.length, fields: r.fields };
+    },
+  };
+}
+
+/**
+ * Opens PGlite. With a directory it is persisted there and guarded by a lock file, because two
+ * processes writing one PGlite directory would corrupt it; without one it lives in memory (tests).
+ */
+export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Database & { dump(): Promise<Blob> }> {
+  let lockFile: string | undefined;
+  if (dir) {
+    const abs = resolve(dir);
+    mkdirSync(abs, { recursive: true });
+    lockFile = join(abs, 'nodeharbor.lock');
+    takeLock(lockFile);
+  }
+  const db = await PGlite.create({
+    ...(dir ? { dataDir: join(resolve(dir), 'pglite') } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pgcrypto },
+  });
+  const base = wrap(db);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    dump: () => db.dumpDataDir('none'),
+    async close() {
+      await db.close();
+      if (lockFile) rmSync(lockFile, { force: true });
+    },
+  };
+}
+
+function takeLock(file: string): void {
+  try {
+    const pid = Number(readFileSync(file, 'utf8'));
+    if (pid && pid !== process.pid && alive(pid)) {
+      throw new Error(
+        `The data folder is in use by another NodeHarbor process (pid ${pid}). Stop it first, or set DATA_DIR to another folder.`,
+      );
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  writeFileSync(file, String(process.pid));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,51 @@
+import pg from 'pg';
+import type { Database, Queryable, QueryResult } from './database';
+
+// NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+function wrap(c: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async exec(sql) {
+      // Without parameters pg uses the simple protocol, which accepts several statements.
+      await c.query(sql);
+    },
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const r = await c.query({ text: sql, values: [...params] });
+      return {
+        rows: r.rows as T[],
+        rowCount: r.rowCount ?? r.rows.length,
+        fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+      };
+    },
+  };
+}
+
+/** Opens a pool on a real PostgreSQL. */
+export async function openPostgres(url: string, max = 20): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  await pool.query('select 1');
+  const base = wrap(pool);
+  return {
+    kind: 'postgres',
+    query: base.query,
+    exec: base.exec,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const out = await fn(wrap(client));
+        await client.query('commit');
+        return out;
+      } catch (e) {
+        await client.query('rollback').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

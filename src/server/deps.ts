@@ -1,0 +1,16 @@
+import type { Database } from './db/database';
+import type { Config } from './env';
+import type { Keys } from './auth/tokens';
+import type { Logger } from './http/logger';
+import type { Mailer } from './mail/mailer';
+
+/** Everything a route needs, built once by main.ts and the same way by the tests. */
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  keys: Keys;
+  logger: Logger;
+  mailer: Mailer;
+  /** The built front end; absent in API-only tests. */
+  webDir?: string;
+};

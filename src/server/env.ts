@@ -1,0 +1,179 @@
+import { z } from 'zod';
+
+/** Thrown when one or more environment variables are invalid; the message lists each. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const bool = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const s = v.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(s)) return true;
+      if (['false', '0', 'no', 'off'].includes(s)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const int = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const url = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      try {
+        const u = new URL(v);
+        if (!protocols.includes(u.protocol)) throw new Error('protocol');
+        return v.replace(/\/+$/, '');
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.join(' or ')} URL, got "${redact(v)}"` });
+        return z.NEVER;
+      }
+    });
+
+const secret = (name: string, minLength: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (v.length < minLength) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be at least ${minLength} characters long` });
+        return z.NEVER;
+      }
+      return v;
+    });
+
+const email = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (!z.email().safeParse(v).success) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an e-mail address, got "${v}"` });
+        return z.NEVER;
+      }
+      return v.toLowerCase();
+    });
+
+/** Hides the password part of a URL before it is printed. */
+function redact(v: string): string {
+  return v.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('production'),
+  HOST: z.string().optional().default('0.0.0.0'),
+  PORT: int('PORT', 8080, 0, 65535),
+  PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']),
+  DATA_DIR: z.string().optional().default('./data'),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 20, 1, 500),
+  JWT_SECRET: secret('JWT_SECRET', 32),
+  JWT_EXPIRY: int('JWT_EXPIRY', 3600, 300, 604800),
+  ENCRYPTION_KEY: secret('ENCRYPTION_KEY', 32),
+  REGISTRATION_ENABLED: bool('REGISTRATION_ENABLED', false),
+  DEV_HOST_SUFFIXES: z.string().optional().default('.lovableproject.com'),
+  SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().optional().default('NodeHarbor <no-reply@nodeharbor.local>'),
+  CONTACT_TO: email('CONTACT_TO'),
+  STATUS_URL: url('STATUS_URL', ['http:', 'https:']),
+  ADMIN_EMAIL: email('ADMIN_EMAIL'),
+  BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+  RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
+  RUN_WORKER: bool('RUN_WORKER', true),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Where e-mailed links point; defaults to http://localhost:PORT. */
+  publicUrl: string;
+  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser. */
+  publicUrlSet: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** Undefined means: embedded mode generates one and keeps it in DATA_DIR. */
+  jwtSecret: string | undefined;
+  jwtExpiry: number;
+  encryptionKey: string | undefined;
+  registrationEnabled: boolean;
+  devHostSuffixes: string[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  contactTo: string | undefined;
+  statusUrl: string | undefined;
+  adminEmail: string;
+  bodyLimitBytes: number;
+  rateLimitsEnabled: boolean;
+  runWorker: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+};
+
+/** The only reader of process.env. Every bad variable is reported at once, each with its own line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => (i.code === 'custom' ? i.message : `${i.path.join('.')}: ${i.message}`)));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.DATABASE_URL && !e.JWT_SECRET) {
+    problems.push('JWT_SECRET is required with DATABASE_URL, so that every server process signs and checks the same tokens');
+  }
+  if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
+    problems.push('ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const suffixes = e.DEV_HOST_SUFFIXES.split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrlSet: e.PUBLIC_URL !== undefined,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    jwtSecret: e.JWT_SECRET,
+    jwtExpiry: e.JWT_EXPIRY,
+    encryptionKey: e.ENCRYPTION_KEY,
+    registrationEnabled: e.REGISTRATION_ENABLED,
+    devHostSuffixes: suffixes,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    contactTo: e.CONTACT_TO,
+    statusUrl: e.STATUS_URL,
+    adminEmail: e.ADMIN_EMAIL ?? 'admin@nodeharbor.local',
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
+    runWorker: e.RUN_WORKER,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,63 @@
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+
+/** Security headers on every response. HSTS only when the request arrived over https. */
+export function securityHeaders(opts: { connectSrc: string[] }): MiddlewareHandler {
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Radix positions popovers with inline style attributes; scripts stay strictly 'self'.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    `connect-src ${["'self'", ...opts.connectSrc].join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return async (c, next) => {
+    await next();
+    const h = c.res.headers;
+    h.set('Content-Security-Policy', csp);
+    h.set('X-Content-Type-Options', 'nosniff');
+    h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    h.set('X-Frame-Options', 'DENY');
+    h.set('Cross-Origin-Opener-Policy', 'same-origin');
+    h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+    const proto = c.req.header('x-forwarded-proto') ?? new URL(c.req.url).protocol.replace(':', '');
+    if (proto === 'https') h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  };
+}
+
+/** CORS for the Supabase-style APIs: what supabase-js sends, and what it must be able to read. */
+export const apiCors = cors({
+  origin: '*',
+  allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowHeaders: [
+    'authorization',
+    'apikey',
+    'content-type',
+    'x-client-info',
+    'x-supabase-api-version',
+    'accept-profile',
+    'content-profile',
+    'prefer',
+    'range',
+    'x-retry-count',
+    'x-region',
+    'traceparent',
+    'tracestate',
+    'baggage',
+  ],
+  exposeHeaders: [
+    'X-Supabase-Api-Version',
+    'Content-Range',
+    'Content-Location',
+    'Location',
+    'Preference-Applied',
+    'x-sb-error-code',
+    'Retry-After',
+  ],
+  maxAge: 86400,
+});

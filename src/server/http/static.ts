@@ -1,0 +1,42 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import type { Hono } from 'hono';
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/**
+ * Serves the built front end: a file when one matches, the prerendered page of a route
+ * (`/about` → `about/index.html`), else the app shell so the client router takes over.
+ */
+export function mountStatic(app: Hono, dir: string): void {
+  const root = resolve(dir);
+  const file = (rel: string): string | undefined => {
+    const abs = normalize(join(root, rel));
+    if (!abs.startsWith(root)) return undefined;
+    return existsSync(abs) && statSync(abs).isFile() ? abs : undefined;
+  };
+  app.on(['GET', 'HEAD'], '*', (c) => {
+    const path = decodeURIComponent(c.req.path);
+    const hit = file(path) ?? file(join(path, 'index.html')) ?? file('index.html');
+    if (!hit) return c.text('The web app is not built. Run npm run build.', 404);
+    const immutable = path.startsWith('/assets/');
+    return c.body(readFileSync(hit), 200, {
+      'Content-Type': types[extname(hit)] ?? 'application/octet-stream',
+      'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+  });
+}

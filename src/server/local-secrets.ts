@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Config } from './env';
+
+type Secrets = { jwtSecret: string; encryptionKey: string };
+
+/**
+ * The embedded default needs no set-up: secrets not given in the environment are generated once
+ * and kept in DATA_DIR/secrets.json (mode 0600), so tokens and stored keys survive a restart.
+ * With DATABASE_URL the environment must give them (env.ts enforces it).
+ */
+export function resolveSecrets(config: Pick<Config, 'jwtSecret' | 'encryptionKey' | 'dataDir' | 'databaseUrl'>): Secrets {
+  if (config.jwtSecret && config.encryptionKey) return { jwtSecret: config.jwtSecret, encryptionKey: config.encryptionKey };
+  const dir = resolve(config.dataDir);
+  const file = join(dir, 'secrets.json');
+  let stored: Partial<Secrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+  const out: Secrets = {
+    jwtSecret: config.jwtSecret ?? stored.jwtSecret ?? randomBytes(32).toString('base64url'),
+    encryptionKey: config.encryptionKey ?? stored.encryptionKey ?? randomBytes(32).toString('base64url'),
+  };
+  if (out.jwtSecret !== stored.jwtSecret || out.encryptionKey !== stored.encryptionKey) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, JSON.stringify(out, null, 2), { mode: 0o600 });
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { bootstrap } from './bootstrap';
+import { ConfigError, loadConfig } from './env';
+import { WEB_DIST } from './paths';
+
+/** npm start: migrate, seed, serve; stops cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const deps = await bootstrap(config);
+  const { logger, db } = deps;
+  const app = createApp({ ...deps, webDir: WEB_DIST });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    // Finish in-flight requests, then close the database so PGlite is left clean.
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    server.close(async () => {
+      await db.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`NodeHarbor failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createApp } from '../../src/server/app';
+import { bootstrap } from '../../src/server/bootstrap';
+import type { AppDeps } from '../../src/server/deps';
+import { loadConfig } from '../../src/server/env';
+import { createLogger } from '../../src/server/http/logger';
+import { createTestDatabase } from './database';
+
+export type TestServer = {
+  url: string;
+  deps: AppDeps;
+  anonKey: string;
+  serviceRoleKey: string;
+  /** A fresh supabase-js client with its own in-memory session storage. */
+  client(): SupabaseClient;
+  /** A supabase-js client with the service-role key (bypasses RLS). */
+  serviceClient(): SupabaseClient;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the real server on a free port over a fresh database. `env` is read like process.env
+ * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const testDb = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-data-')),
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
+    LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
+    ...env,
+  });
+  const deps = await bootstrap(config, { db: testDb.db, logger: createLogger(config.logLevel) });
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const opts = { auth: { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storage: memoryStorage() } };
+  return {
+    url,
+    deps,
+    anonKey: deps.keys.anonKey,
+    serviceRoleKey: deps.keys.serviceRoleKey,
+    client: () => createClient(url, deps.keys.anonKey, { ...opts, auth: { ...opts.auth, storage: memoryStorage() } }),
+    serviceClient: () =>
+      createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
+    async stop() {
+      await new Promise<void>((r) => server.close(() => r()));
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await deps.db.close();
+      await testDb.drop();
+    },
+  };
+}
+
+function memoryStorage() {
+  const m = new Map<string, string>();
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  };
+}
