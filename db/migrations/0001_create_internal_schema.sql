@@ -24,3 +24,10 @@ create table nodeharbor.settings (
   key text primary key,
   value text not null
 );
+
+-- Fixed-window request counters shared by every server process (see src/server/http/rate-limit.ts).
+create table nodeharbor.rate_limits (
+  key text primary key,
+  window_start timestamptz not null,
+  count integer not null
+);

@@ -102,6 +102,7 @@ const schema = z.object({
   ADMIN_EMAIL: email('ADMIN_EMAIL'),
   BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
+  TRUST_PROXY: bool('TRUST_PROXY', false),
   RUN_WORKER: bool('RUN_WORKER', true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
 });
@@ -130,6 +131,8 @@ export type Config = {
   adminEmail: string;
   bodyLimitBytes: number;
   rateLimitsEnabled: boolean;
+  /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
+  trustProxy: boolean;
   runWorker: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
@@ -173,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminEmail: e.ADMIN_EMAIL ?? 'admin@nodeharbor.local',
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
+    trustProxy: e.TRUST_PROXY,
     runWorker: e.RUN_WORKER,
     logLevel: e.LOG_LEVEL,
   };

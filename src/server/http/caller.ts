@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import type { DbRole } from '../db/with-claims';
+import { JwtError, verifyJwt, type JwtClaims, type Keys } from '../auth/tokens';
+
+export type Caller = { role: DbRole; claims: JwtClaims; userId: string | undefined };
+
+const ROLES: readonly DbRole[] = ['anon', 'authenticated', 'service_role'];
+
+/** Why the caller's bearer token was refused: PostgREST answers each with its own code. */
+export class CallerError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'PGRST301' | 'PGRST303' | 'role',
+  ) {
+    super(message);
+    this.name = 'CallerError';
+  }
+}
+
+/**
+ * Who is calling, as PostgREST decides it (supabase-wire §4.5): no bearer → anon; a verified
+ * JWT → the role in its `role` claim (anon when absent). Throws CallerError for a bad token.
+ */
+export async function getCaller(c: Context, keys: Keys): Promise<Caller> {
+  const header = c.req.header('authorization');
+  if (!header) return { role: 'anon', claims: {}, userId: undefined };
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!m) throw new CallerError('Expected 3 parts in JWT; got 1', 'PGRST301');
+  let claims: JwtClaims;
+  try {
+    claims = await verifyJwt(keys, m[1]!);
+  } catch (e) {
+    if (e instanceof JwtError) throw new CallerError(e.message, e.reason === 'expired' || e.reason === 'claims' ? 'PGRST303' : 'PGRST301');
+    throw e;
+  }
+  const role = (claims.role ?? 'anon') as DbRole;
+  if (!ROLES.includes(role)) throw new CallerError(`role "${String(claims.role)}" does not exist`, 'role');
+  return { role, claims, userId: typeof claims.sub === 'string' ? claims.sub : undefined };
+}
