@@ -1,0 +1,19 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { AppDeps } from '../deps';
+import { CliError } from './cli-error';
+
+export type CliValues = Record<string, string | boolean | undefined>;
+
+export type Command = {
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(deps: AppDeps, values: CliValues, print: (line: string) => void): Promise<void>;
+};
+
+/** Reads a required string option or explains what is missing. */
+export function required(values: CliValues, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new CliError(`--${name} is required`);
+  return v.trim();
+}
