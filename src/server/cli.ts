@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
 import { commands } from './cli/commands';
 import { CliError } from './cli/cli-error';
+import type { CliValues } from './cli/command';
 import { ConfigError, loadConfig } from './env';
 import { createLogger } from './http/logger';
 
@@ -21,9 +22,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${name && name !== 'help' && name !== '--help' ? `Unknown command "${name}".\n\n` : ''}${usage}\n`);
     return name && name !== 'help' && name !== '--help' ? 2 : 0;
   }
-  let values: Record<string, string | boolean | undefined>;
+  let values: CliValues;
   try {
-    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+    // No option is declared `multiple`, so no value is an array.
+    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as CliValues;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\nUsage: npm run cli -- ${name} ${command.usage}\n`);
     return 2;
