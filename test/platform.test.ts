@@ -34,3 +34,61 @@ describe('platform', () => {
     expect(r.headers.get('strict-transport-security')).toBeNull();
   });
 });
+
+describe('platform HTTP behaviour', () => {
+  let s: TestServer;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    s = await startTestServer({ BODY_LIMIT_BYTES: '2048' }, { logLines });
+  });
+  afterAll(() => s.stop());
+
+  it('answers CORS preflights with what supabase-js sends and reads', async () => {
+    const r = await fetch(`${s.url}/rest/v1/services`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://elsewhere.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,apikey,content-type,x-client-info,prefer',
+      },
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-headers')).toContain('apikey');
+    const get = await fetch(`${s.url}/auth/v1/settings`, { headers: { Origin: 'https://elsewhere.example' } });
+    const exposed = get.headers.get('access-control-expose-headers') ?? '';
+    expect(exposed).toContain('X-Supabase-Api-Version');
+    expect(exposed).toContain('Content-Range');
+  });
+
+  it('refuses a body over the limit with 413 and changes nothing', async () => {
+    const r = await fetch(`${s.url}/rest/v1/rpc/anything`, {
+      method: 'POST',
+      headers: { apikey: s.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ x: 'a'.repeat(4096) }),
+    });
+    expect(r.status).toBe(413);
+    expect(await r.json()).toMatchObject({ message: 'Request body too large' });
+  });
+
+  it('logs one line per request with method, path, status and time, and no secrets', async () => {
+    logLines.length = 0;
+    await fetch(`${s.url}/auth/v1/verify?token=secret-token-123&type=recovery`, {
+      headers: { Authorization: `Bearer ${s.serviceRoleKey}`, apikey: s.anonKey },
+    });
+    const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ method: 'GET', path: '/auth/v1/verify' });
+    expect(typeof lines[0]!.status).toBe('number');
+    expect(typeof lines[0]!.ms).toBe('number');
+    const all = logLines.join('\n');
+    expect(all).not.toContain('secret-token-123');
+    expect(all).not.toContain(s.serviceRoleKey);
+    expect(all).not.toContain(s.anonKey);
+  });
+
+  it('sends HSTS only when the request came over https', async () => {
+    const r = await fetch(`${s.url}/healthz`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(r.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});

@@ -25,9 +25,10 @@ export type TestServer = {
 
 /**
  * Starts the real server on a free port over a fresh database. `env` is read like process.env
- * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1.
+ * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1, or collected
+ * into `logLines` when given.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestServer> {
   const testDb = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -37,19 +38,21 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
     ...env,
   });
-  const deps = await bootstrap(config, { db: testDb.db, logger: createLogger(config.logLevel) });
+  const lines = options.logLines;
+  const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
+  const deps = await bootstrap(config, { db: testDb.db, logger });
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const opts = { auth: { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false, storage: memoryStorage() } };
+  const auth = { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false };
   return {
     url,
     deps,
     anonKey: deps.keys.anonKey,
     serviceRoleKey: deps.keys.serviceRoleKey,
-    client: () => createClient(url, deps.keys.anonKey, { ...opts, auth: { ...opts.auth, storage: memoryStorage() } }),
+    client: () => createClient(url, deps.keys.anonKey, { auth: { ...auth, storage: memoryStorage() } }),
     serviceClient: () =>
       createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
     async stop() {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults with no variables', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      publicUrl: 'http://localhost:8080',
+      publicUrlSet: false,
+      dataDir: './data',
+      databaseUrl: undefined,
+      registrationEnabled: false,
+      devHostSuffixes: ['.lovableproject.com'],
+      jwtExpiry: 3600,
+    });
+  });
+
+  it('reads overrides', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      PUBLIC_URL: 'https://nodeharbor.example/',
+      REGISTRATION_ENABLED: 'true',
+      DEV_HOST_SUFFIXES: ' .preview.example, .lovableproject.com ,',
+      DATABASE_URL: 'postgres://u:p@db:5432/x',
+      JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: 'y'.repeat(32),
+    });
+    expect(c.port).toBe(9000);
+    expect(c.publicUrl).toBe('https://nodeharbor.example');
+    expect(c.registrationEnabled).toBe(true);
+    expect(c.devHostSuffixes).toEqual(['.preview.example', '.lovableproject.com']);
+  });
+
+  it('reports every bad variable at once, each on its own line', () => {
+    expect(
+      problems({ PORT: 'eighty', REGISTRATION_ENABLED: 'maybe', PUBLIC_URL: 'nodeharbor', SMTP_URL: 'http://x', JWT_SECRET: 'short' }),
+    ).toEqual([
+      'PORT must be a whole number from 0 to 65535, got "eighty"',
+      'PUBLIC_URL must be a http: or https: URL, got "nodeharbor"',
+      'JWT_SECRET must be at least 32 characters long',
+      'REGISTRATION_ENABLED must be true or false, got "maybe"',
+      'SMTP_URL must be a smtp: or smtps: URL, got "http://x"',
+    ]);
+  });
+
+  it('never prints a database password back', () => {
+    const [p] = problems({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(p).toContain('mysql://user:***@db/x');
+    expect(p).not.toContain('hunter2');
+  });
+
+  it('requires shared secrets when several processes share a PostgreSQL', () => {
+    expect(problems({ DATABASE_URL: 'postgres://db/x' })).toEqual([
+      'JWT_SECRET is required with DATABASE_URL, so that every server process signs and checks the same tokens',
+      'ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys',
+    ]);
+  });
+});
