@@ -1,0 +1,48 @@
+import bcrypt from 'bcryptjs';
+import { AuthError, validationFailed } from './auth-errors';
+
+/** GoTrue's defaults: at least 6 characters; bcrypt only reads 72 bytes, so longer is refused. */
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_BYTES = 72;
+const BCRYPT_COST = 10;
+
+export type WeakPassword = { message: string; reasons: string[] };
+
+/** The policy problems of a password, as GoTrue words them, or null when it passes. */
+export function passwordWeakness(password: string): WeakPassword | null {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    return { message: `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, reasons: ['length'] };
+  }
+  return null;
+}
+
+/** Throws the error GoTrue answers for a password that may not be set: too long (400) or weak (422). */
+export function assertPasswordAcceptable(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw validationFailed(`Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`);
+  }
+  const weak = passwordWeakness(password);
+  if (weak) throw new AuthError(422, 'weak_password', weak.message, { weak_password: { reasons: weak.reasons } });
+}
+
+/** A `$2a$` bcrypt hash at cost 10, the format GoTrue (Go's x/crypto/bcrypt) writes. */
+export async function hashPassword(password: string): Promise<string> {
+  // bcryptjs writes $2b$; the hash itself is the same, only the label differs from Go's $2a$.
+  const salt = (await bcrypt.genSalt(BCRYPT_COST)).replace(/^\$2b\$/, '$2a$');
+  return bcrypt.hash(password, salt);
+}
+
+// A real hash of a random string, so that an unknown e-mail costs as much time as a wrong password.
+const DUMMY_HASH = '$2a$10$N89sqa6ql4/juwzWqT8I8e/ElWVROPbfkupaUbITYsFKTmNYY1WIm';
+
+/**
+ * Checks a password against a bcrypt hash of any cost written as $2a$, $2b$ or $2y$ (PHP's label
+ * for the same algorithm). A missing hash still spends one comparison and answers false.
+ */
+export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
+  if (!hash || !/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash)) {
+    await bcrypt.compare(password, DUMMY_HASH);
+    return false;
+  }
+  return bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$'));
+}
