@@ -92,6 +92,7 @@ const schema = z.object({
   DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 20, 1, 500),
   JWT_SECRET: secret('JWT_SECRET', 32),
   JWT_EXPIRY: int('JWT_EXPIRY', 3600, 300, 604800),
+  REFRESH_TOKEN_REUSE_INTERVAL: int('REFRESH_TOKEN_REUSE_INTERVAL', 10, 0, 3600),
   ENCRYPTION_KEY: secret('ENCRYPTION_KEY', 32),
   REGISTRATION_ENABLED: bool('REGISTRATION_ENABLED', false),
   DEV_HOST_SUFFIXES: z.string().optional().default('.lovableproject.com'),
@@ -121,6 +122,8 @@ export type Config = {
   /** Undefined means: embedded mode generates one and keeps it in DATA_DIR. */
   jwtSecret: string | undefined;
   jwtExpiry: number;
+  /** Seconds during which a just-rotated refresh token may be used again (concurrent tabs). */
+  refreshTokenReuseInterval: number;
   encryptionKey: string | undefined;
   registrationEnabled: boolean;
   devHostSuffixes: string[];
@@ -166,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: e.DATABASE_POOL_SIZE,
     jwtSecret: e.JWT_SECRET,
     jwtExpiry: e.JWT_EXPIRY,
+    refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,
     encryptionKey: e.ENCRYPTION_KEY,
     registrationEnabled: e.REGISTRATION_ENABLED,
     devHostSuffixes: suffixes,
