@@ -10,6 +10,10 @@ export type RequestContext = {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** READ ONLY transaction (PostgREST: GET/HEAD, and RPCs of STABLE/IMMUTABLE functions). */
+  readOnly?: boolean;
+  /** `statement_timeout` for the rest of the transaction, e.g. '3s'; the role's default when absent. */
+  statementTimeout?: string;
 };
 
 /**
@@ -23,7 +27,10 @@ export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Querya
   });
 }
 
-/** Sets role, claims and request settings inside an already open transaction, in one round trip. */
+/**
+ * Sets role, claims, request settings, statement timeout and access mode inside an already open
+ * transaction, in one round trip. Going read-only is allowed at any point of a transaction.
+ */
 export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<void> {
   const claims = JSON.stringify({ ...ctx.claims, role: ctx.role });
   await tx.query(
@@ -32,7 +39,17 @@ export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<voi
             set_config('request.jwt.claims', $2, true),
             set_config('request.method', $3, true),
             set_config('request.path', $4, true),
-            set_config('request.headers', $5, true)`,
-    [ctx.role, claims, ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
+            set_config('request.headers', $5, true),
+            set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true),
+            set_config('transaction_read_only', $7, true)`,
+    [
+      ctx.role,
+      claims,
+      ctx.method ?? '',
+      ctx.path ?? '',
+      JSON.stringify(ctx.headers ?? {}),
+      ctx.statementTimeout ?? null,
+      ctx.readOnly ? 'on' : 'off',
+    ],
   );
 }

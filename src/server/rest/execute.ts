@@ -1,0 +1,190 @@
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps';
+import { withClaims, type DbRole } from '../db/with-claims';
+import type { Caller } from '../http/caller';
+import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
+import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
+import { parseQuery, splitQuery, type ParsedQuery } from './parse-query';
+import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
+import { schemaCache, type Routine } from './schema-cache';
+
+export type RestResult = { status: number; body: string | null; shape: ResponseShape; headers: Record<string, string> };
+
+/** Supabase's per-role statement timeouts (supabase-wire §4.5); service_role keeps the database's. */
+const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '8s' };
+
+type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string };
+
+/** Runs one statement in the request's transaction; a singular request that does not get one row rolls back. */
+async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<ResultRow> {
+  const ctx = {
+    role: caller.role,
+    claims: caller.claims,
+    method: c.req.method,
+    path: r.path,
+    headers: c.req.header(),
+    readOnly: r.readOnly,
+    ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
+  };
+  return withClaims(deps.db, ctx, async (tx) => {
+    const row = (await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!;
+    if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
+    return row;
+  });
+}
+
+/** PostgREST's Content-Range (PR RangeQuery.hs): `first-last/total`, `*` for an empty range or unknown total. */
+function contentRange(offset: number, pageTotal: number, total: number | null): string {
+  const range = pageTotal > 0 && total !== 0 ? `${offset}-${offset + pageTotal - 1}` : '*';
+  return `${range}/${total ?? '*'}`;
+}
+
+function readStatus(offset: number, pageTotal: number, total: number | null): number {
+  if (total === null) return 200;
+  if (offset > total) {
+    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`);
+  }
+  return pageTotal < total ? 206 : 200;
+}
+
+async function readJson(c: Context, empty: unknown): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return empty;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidBody();
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Insert rows and the columns to write: `columns=` when given, else the keys every object must share. */
+function insertPayload(body: unknown, q: ParsedQuery): { rows: Record<string, unknown>[]; keys: string[] } {
+  const rows = Array.isArray(body) ? body : [body];
+  if (!rows.every(isObject)) throw invalidBody();
+  if (q.columns) return { rows, keys: q.columns };
+  const keys = Object.keys(rows[0] ?? {});
+  const same = (r: Record<string, unknown>) => {
+    const k = Object.keys(r);
+    return k.length === keys.length && k.every((x) => keys.includes(x));
+  };
+  if (!rows.every(same)) throw invalidBody('All object keys must match');
+  return { rows, keys };
+}
+
+function requestedColumns(q: ParsedQuery): string[] {
+  return [
+    ...q.select.flatMap((s) => (s.kind === 'column' ? [s.column] : [])),
+    ...q.filters.map((f) => f.column),
+    ...q.order.map((o) => o.column),
+  ];
+}
+
+/** GET, HEAD, POST, PATCH and DELETE on a table or view of `public`. */
+export async function executeTable(deps: AppDeps, c: Context, caller: Caller, name: string): Promise<RestResult> {
+  const start = performance.now();
+  const method = c.req.method;
+  const read = method === 'GET' || method === 'HEAD';
+  if (!read && method !== 'POST' && method !== 'PATCH' && method !== 'DELETE') {
+    throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+  }
+  checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
+  const shape = parseAccept(c.req.header('accept'));
+  const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer')!] : []);
+  const q = parseQuery(splitQuery(new URL(c.req.url).search));
+  const path = `/${name}`;
+
+  if (read) {
+    const rel = await schemaCache(deps.db).relation(name, start, requestedColumns(q));
+    if (!rel) throw tableNotFound(name);
+    const row = await run(deps, c, caller, { stmt: buildRead(rel, q, shape, prefer.count), readOnly: true, shape, path });
+    const offset = q.offset ?? 0;
+    const pageTotal = Number(row.page_total);
+    const total = row.total === null ? null : Number(row.total);
+    return { status: readStatus(offset, pageTotal, total), body: row.body, shape, headers: { 'Content-Range': contentRange(offset, pageTotal, total) } };
+  }
+
+  if ((method === 'PATCH' || method === 'DELETE') && q.filters.length === 0) throw missingWhere(method === 'PATCH' ? 'UPDATE' : 'DELETE');
+  const representation = prefer.return === 'representation';
+  const bodyShape = representation ? shape : 'none';
+  let stmt: Statement;
+  if (method === 'POST') {
+    const payload = insertPayload(await readJson(c, undefined), q);
+    const rel = await schemaCache(deps.db).relation(name, start, [...requestedColumns(q), ...payload.keys, ...(q.onConflict ?? [])]);
+    if (!rel) throw tableNotFound(name);
+    stmt = buildInsert(rel, q, { ...payload, missingDefault: prefer.missingDefault, resolution: prefer.resolution }, bodyShape);
+  } else if (method === 'PATCH') {
+    const values = await readJson(c, undefined);
+    if (!isObject(values)) throw invalidBody();
+    const rel = await schemaCache(deps.db).relation(name, start, [...requestedColumns(q), ...Object.keys(values)]);
+    if (!rel) throw tableNotFound(name);
+    stmt = buildUpdate(rel, q, values, bodyShape);
+  } else {
+    const rel = await schemaCache(deps.db).relation(name, start, requestedColumns(q));
+    if (!rel) throw tableNotFound(name);
+    stmt = buildDelete(rel, q, bodyShape);
+  }
+  const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path });
+  const pageTotal = Number(row.page_total);
+  const headers: Record<string, string> = {
+    'Content-Range': contentRange(0, pageTotal, prefer.count ? pageTotal : null),
+  };
+  const applied = [prefer.return && `return=${prefer.return}`, prefer.missingDefault && 'missing=default', prefer.resolution && `resolution=${prefer.resolution}`].filter(Boolean);
+  if (applied.length) headers['Preference-Applied'] = applied.join(', ');
+  const status = method === 'POST' ? 201 : representation ? 200 : 204;
+  return { status, body: representation ? row.body : null, shape, headers };
+}
+
+function pickRoutine(candidates: readonly Routine[], keys: readonly string[]): Routine | undefined {
+  return candidates
+    .filter((r) => r.args.every((a) => a.name !== ''))
+    .filter((r) => keys.every((k) => r.args.some((a) => a.name === k)))
+    .filter((r) => r.args.slice(0, Math.max(r.required, 0)).every((a) => keys.includes(a.name)))
+    .sort((a, b) => a.args.length - b.args.length)[0];
+}
+
+/** GET, HEAD and POST on /rpc/<fn>: arguments by name, from the JSON body or the query string. */
+export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name: string): Promise<RestResult> {
+  const start = performance.now();
+  const method = c.req.method;
+  const read = method === 'GET' || method === 'HEAD';
+  if (!read && method !== 'POST') throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+  checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
+  const shape = parseAccept(c.req.header('accept'));
+  const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer')!] : []);
+  const cache = schemaCache(deps.db);
+  const pairs = splitQuery(new URL(c.req.url).search);
+
+  let overloads = await cache.routines(name, start, () => true);
+  let q: ParsedQuery;
+  let args: Record<string, unknown>;
+  if (read) {
+    q = parseQuery(pairs, new Set(overloads.flatMap((r) => r.args.map((a) => a.name))));
+    args = Object.fromEntries(q.args);
+  } else {
+    q = parseQuery(pairs);
+    const body = await readJson(c, {});
+    if (!isObject(body)) throw invalidBody();
+    args = body;
+  }
+  const keys = Object.keys(args);
+  let fn = pickRoutine(overloads, keys);
+  if (!fn) {
+    overloads = await cache.routines(name, start, (r) => pickRoutine([r], keys) !== undefined);
+    fn = pickRoutine(overloads, keys);
+  }
+  if (!fn) throw functionNotFound(name, keys);
+
+  const stmt = buildRpc(fn, args, q, shape, prefer.count);
+  const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}` });
+  if (fn.returns === 'void') return { status: 204, body: null, shape, headers: {} };
+  const headers: Record<string, string> = {};
+  if (fn.setof) {
+    const total = row.total === null ? null : Number(row.total);
+    headers['Content-Range'] = contentRange(q.offset ?? 0, Number(row.page_total), total);
+  }
+  return { status: 200, body: row.body, shape, headers };
+}
