@@ -75,6 +75,7 @@ describe('platform HTTP behaviour', () => {
     logLines.length = 0;
     await fetch(`${s.url}/auth/v1/verify?token=secret-token-123&type=recovery`, {
       headers: { Authorization: `Bearer ${s.serviceRoleKey}`, apikey: s.anonKey },
+      redirect: 'manual',
     });
     const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
     expect(lines).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Database } from '../../src/server/db/database';
-import { migrate } from '../../src/server/db/migrate';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 
@@ -9,17 +10,11 @@ import { openPostgres } from '../../src/server/db/postgres';
 export const TEST_DB: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-let snapshot: Promise<Blob> | undefined;
+let snapshot: Blob | undefined;
 
-/** A migrated PGlite, dumped once per test process so that each test file starts in milliseconds. */
-async function pgliteSnapshot(): Promise<Blob> {
-  snapshot ??= (async () => {
-    const db = await openPglite();
-    await migrate(db, { platform: true });
-    const blob = await db.dump();
-    await db.close();
-    return blob;
-  })();
+/** The migrated PGlite that global-setup.ts dumped once for the whole run. */
+function pgliteSnapshot(): Blob {
+  snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
   return snapshot;
 }
 
@@ -28,7 +23,7 @@ export type TestDatabase = { db: Database; url?: string; drop(): Promise<void> }
 /** A fresh database for one test file: an in-memory PGlite, or a new database on the test PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DB === 'pglite') {
-    const db = await openPglite(undefined, await pgliteSnapshot());
+    const db = await openPglite(undefined, pgliteSnapshot());
     return { db, drop: async () => {} };
   }
   const name = `nh_test_${randomBytes(6).toString('hex')}`;
