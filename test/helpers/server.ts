@@ -4,7 +4,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { createApp } from '../../src/server/app';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { AppDeps } from '../../src/server/deps';
@@ -48,16 +47,14 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false };
-  // Node 20 has no global WebSocket, and supabase-js builds its realtime client eagerly.
-  const realtime = { transport: WebSocket as unknown as typeof globalThis.WebSocket };
   return {
     url,
     deps,
     anonKey: deps.keys.anonKey,
     serviceRoleKey: deps.keys.serviceRoleKey,
-    client: () => createClient(url, deps.keys.anonKey, { realtime, auth: { ...auth, storage: memoryStorage() } }),
+    client: () => createClient(url, deps.keys.anonKey, { auth: { ...auth, storage: memoryStorage() } }),
     serviceClient: () =>
-      createClient(url, deps.keys.serviceRoleKey, { realtime, auth: { persistSession: false, autoRefreshToken: false } }),
+      createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
