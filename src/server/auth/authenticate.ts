@@ -1,0 +1,42 @@
+import type { AppDeps } from '../deps';
+import { AuthError } from './auth-errors';
+import { sessionExists } from './sessions';
+import { type JwtClaims, JwtError, verifyJwt } from './tokens';
+import { findUserById, isUuid, type UserRow } from './users';
+
+export type Authenticated = { user: UserRow; claims: JwtClaims; sessionId: string | null };
+
+// golang-jwt's wording, which GoTrue puts after "invalid JWT: unable to parse or verify signature, ".
+const jwtReasons: Record<JwtError['reason'], string> = {
+  malformed: 'token is malformed',
+  signature: 'token signature is invalid: signature is invalid',
+  expired: 'token has invalid claims: token is expired',
+  claims: 'token has invalid claims',
+};
+
+/**
+ * GoTrue's requireAuthentication (supabase-wire §3.7): a Bearer JWT signed by us, naming a live
+ * user and, when it has a session_id, a session that still exists. Throws GoTrue's 401/403 errors.
+ */
+export async function authenticate(deps: AppDeps, authorization: string | undefined): Promise<Authenticated> {
+  const match = /^[Bb]earer (\S+)$/.exec(authorization ?? '');
+  if (!match) throw new AuthError(401, 'no_authorization', 'This endpoint requires a Bearer token');
+  let claims: JwtClaims;
+  try {
+    claims = await verifyJwt(deps.keys, match[1]!);
+  } catch (e) {
+    if (!(e instanceof JwtError)) throw e;
+    throw new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${jwtReasons[e.reason]}`);
+  }
+  if (typeof claims.sub !== 'string' || claims.sub === '') throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
+  if (!isUuid(claims.sub)) throw new AuthError(400, 'bad_jwt', 'invalid claim: sub claim must be a UUID');
+  const user = await findUserById(deps.db, claims.sub);
+  if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+  const sid = claims.session_id;
+  if (sid === undefined || sid === '' || sid === '00000000-0000-0000-0000-000000000000') return { user, claims, sessionId: null };
+  if (typeof sid !== 'string' || !isUuid(sid)) throw new AuthError(403, 'bad_jwt', 'invalid claim: session_id claim must be a UUID');
+  if (!(await sessionExists(deps.db, sid))) {
+    throw new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+  }
+  return { user, claims, sessionId: sid };
+}

@@ -1,0 +1,86 @@
+import type { AppDeps } from '../deps';
+import type { Config } from '../env';
+import { hashToken, randomToken } from './sessions';
+import { findUserByEmail } from './users';
+
+/** How long a recovery link works. */
+const RECOVERY_TTL_SECONDS = 3600;
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * GoTrue's redirect check (IsRedirectURLValid): a redirect must share scheme and host with the
+ * public URL (any port when that host is local), otherwise the reset page of the public URL is
+ * used, so a link can never send a token to someone else's site. A fragment is dropped.
+ */
+export function safeRedirect(config: Pick<Config, 'publicUrl'>, raw: string | undefined): string {
+  const fallback = `${config.publicUrl}/reset-password-confirm`;
+  if (!raw) return fallback;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return fallback;
+  }
+  const base = new URL(config.publicUrl);
+  if (u.username || u.password || u.protocol !== base.protocol) return fallback;
+  const sameHost = u.host === base.host || (LOCAL_HOSTS.has(base.hostname) && u.hostname === base.hostname);
+  if (!sameHost) return fallback;
+  u.hash = '';
+  return u.toString();
+}
+
+/**
+ * Starts a password recovery. For a known, live address a one-hour one-time token is stored
+ * (as a hash only, replacing any earlier one) and the link mailed; for an unknown address
+ * nothing happens, and the caller answers the same either way.
+ */
+export async function requestRecovery(deps: AppDeps, email: string, redirectTo: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || !user.email) return;
+  const token = randomToken();
+  await deps.db.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
+    user.id,
+    hashToken(token),
+  ]);
+  const link = `${deps.config.publicUrl}/auth/v1/verify?${new URLSearchParams({ token, type: 'recovery', redirect_to: redirectTo })}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Reset your NodeHarbor password',
+    text: [
+      'Someone asked to reset the password of your NodeHarbor account.',
+      '',
+      `To choose a new password, open this link within an hour:`,
+      link,
+      '',
+      'If it was not you, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+    html: `<p>Someone asked to reset the password of your NodeHarbor account.</p>
+<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for an hour).</p>
+<p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+  });
+}
+
+/**
+ * Redeems a recovery token once: clears it, confirms the address (the mail reached its owner)
+ * and returns the user's id, or null when the token is unknown, used, expired or the user banned.
+ */
+export async function redeemRecoveryToken(deps: AppDeps, token: string): Promise<string | null> {
+  const { rows } = await deps.db.query<{ id: string }>(
+    `update auth.users
+        set recovery_token = null,
+            email_confirmed_at = coalesce(email_confirmed_at, now()),
+            updated_at = now()
+      where recovery_token = $1
+        and recovery_sent_at > now() - make_interval(secs => $2)
+        and deleted_at is null
+        and (banned_until is null or banned_until < now())
+      returning id`,
+    [hashToken(token), RECOVERY_TTL_SECONDS],
+  );
+  return rows[0]?.id ?? null;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,33 @@
+import type { Context } from 'hono';
+import { badJson } from './auth-errors';
+
+export type JsonObject = Record<string, unknown>;
+
+/** Reads the body as a JSON object, or throws GoTrue's 400 bad_json. */
+export async function readJsonObject(c: Context): Promise<JsonObject> {
+  const text = await c.req.text();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badJson(text.trim() === '' ? 'unexpected end of JSON input' : 'invalid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badJson('the body must be a JSON object');
+  return value as JsonObject;
+}
+
+/** A string field; absent or null reads as undefined, any other type is a bad_json error. */
+export function optionalString(body: JsonObject, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw badJson(`field ${key} must be a string`);
+  return v;
+}
+
+/** An object field; absent or null reads as undefined, any other type is a bad_json error. */
+export function optionalObject(body: JsonObject, key: string): JsonObject | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw badJson(`field ${key} must be an object`);
+  return v as JsonObject;
+}

@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database, Queryable } from '../db/database';
+import type { AppDeps } from '../deps';
+import { type AmrEntry, signAccessToken } from './access-token';
+import { AuthError } from './auth-errors';
+import { loadUserJson } from './user-json';
+import { findUserById, type UserRow } from './users';
+
+/** Who is asking, kept on the session as GoTrue does. */
+export type ClientInfo = { ip: string; userAgent: string | undefined };
+
+type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEntry[]; not_after: Date | null };
+
+/** The session body of supabase-wire §2.4. */
+export type SessionBody = {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: Record<string, unknown>;
+  weak_password?: { message: string; reasons: string[] } | null;
+};
+
+/** Refresh tokens are stored only as this hash, so a leaked table row cannot be replayed. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** An opaque, unguessable token (32 URL-safe characters, 192 bits). */
+export function randomToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+async function insertRefreshToken(tx: Queryable, userId: string, sessionId: string, parentHash: string | null): Promise<string> {
+  const token = randomToken();
+  await tx.query(`insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`, [
+    hashToken(token),
+    userId,
+    sessionId,
+    parentHash,
+  ]);
+  return token;
+}
+
+async function sessionBody(deps: AppDeps, user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionBody> {
+  const { token, exp } = await signAccessToken(deps.keys, deps.config.jwtExpiry, user, session);
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    expires_in: deps.config.jwtExpiry,
+    expires_at: exp,
+    refresh_token: refreshToken,
+    user: await loadUserJson(deps.db, user),
+  };
+}
+
+/**
+ * Signs a user in: a new auth.sessions row with its first refresh token, last_sign_in_at stamped,
+ * and the session body. `method` becomes the session's amr (`password`, or `otp` for a link).
+ */
+export async function startSession(deps: AppDeps, userId: string, method: 'password' | 'otp', client: ClientInfo): Promise<SessionBody> {
+  const { user, session, refreshToken } = await deps.db.transaction(async (tx) => {
+    const amr: AmrEntry[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }];
+    const { rows } = await tx.query<SessionRow>(
+      `insert into auth.sessions (user_id, amr, ip, user_agent, refreshed_at) values ($1, $2::jsonb, $3, $4, now())
+       returning id, user_id, aal, amr, not_after`,
+      [userId, JSON.stringify(amr), client.ip, client.userAgent ?? null],
+    );
+    const session = rows[0]!;
+    const refreshToken = await insertRefreshToken(tx, userId, session.id, null);
+    await tx.query(`update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`, [userId]);
+    await tx.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [userId]);
+    const user = await findUserById(tx, userId);
+    if (!user) throw new AuthError(403, 'user_not_found', 'User not found');
+    return { user, session, refreshToken };
+  });
+  return sessionBody(deps, user, session, refreshToken);
+}
+
+const refreshErrors = {
+  notFound: () => new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
+  alreadyUsed: () => new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+  banned: () => new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned'),
+  expired: () => new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired'),
+};
+
+/**
+ * The refresh-token grant with rotation. The used token is revoked and a child issued. A revoked
+ * token used again within the reuse interval (tabs refreshing at once) still gets a new token of
+ * the same session; used later, it is taken as theft: the whole session and every token of it go.
+ */
+export async function refreshSession(deps: AppDeps, refreshToken: string, client: ClientInfo): Promise<SessionBody> {
+  const outcome = await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number; token: string; user_id: string; session_id: string; revoked: boolean; reusable: boolean }>(
+      `select id, token, user_id, session_id, revoked, updated_at + make_interval(secs => $2) > now() as reusable
+       from auth.refresh_tokens where token = $1 for update`,
+      [hashToken(refreshToken), deps.config.refreshTokenReuseInterval],
+    );
+    const rt = rows[0];
+    if (!rt) return { error: refreshErrors.notFound() };
+    const user = await findUserById(tx, rt.user_id);
+    if (!user) return { error: refreshErrors.notFound() };
+    if (user.banned_until && user.banned_until > new Date()) return { error: refreshErrors.banned() };
+    const { rows: sessions } = await tx.query<SessionRow & { expired: boolean }>(
+      `select id, user_id, aal, amr, not_after, coalesce(not_after < now(), false) as expired
+       from auth.sessions where id = $1 for update`,
+      [rt.session_id],
+    );
+    const session = sessions[0];
+    if (!session) return { error: new AuthError(400, 'session_not_found', 'Invalid Refresh Token: No Valid Session Found') };
+    if (session.expired) return { error: refreshErrors.expired() };
+    if (rt.revoked && !rt.reusable) {
+      // Committed on purpose: the family is revoked even though this request fails.
+      await tx.query(`delete from auth.sessions where id = $1`, [session.id]);
+      return { error: refreshErrors.alreadyUsed() };
+    }
+    // The reuse window runs from the moment of revocation, so a reuse must not move it.
+    await tx.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1 and not revoked`, [rt.id]);
+    const next = await insertRefreshToken(tx, user.id, session.id, rt.token);
+    await tx.query(`update auth.sessions set refreshed_at = now(), updated_at = now(), ip = $2, user_agent = $3 where id = $1`, [
+      session.id,
+      client.ip,
+      client.userAgent ?? null,
+    ]);
+    return { user, session, next };
+  });
+  if ('error' in outcome) throw outcome.error;
+  return sessionBody(deps, outcome.user, outcome.session, outcome.next);
+}
+
+export type LogoutScope = 'global' | 'local' | 'others';
+
+/** Ends sessions (their refresh tokens go with them): all of the user's, this one, or all others. */
+export async function endSessions(db: Database | Queryable, userId: string, sessionId: string | null, scope: LogoutScope): Promise<void> {
+  if (scope === 'local' && sessionId) {
+    await db.query(`delete from auth.sessions where id = $1 and user_id = $2`, [sessionId, userId]);
+  } else if (scope === 'others' && sessionId) {
+    await db.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [userId, sessionId]);
+  } else {
+    await db.query(`delete from auth.sessions where user_id = $1`, [userId]);
+  }
+}
+
+/** Whether a session still exists (it is gone after logout or a detected token theft). */
+export async function sessionExists(db: Queryable, sessionId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`select 1 from auth.sessions where id = $1`, [sessionId]);
+  return rowCount > 0;
+}

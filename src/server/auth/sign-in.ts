@@ -1,0 +1,54 @@
+import type { AppDeps } from '../deps';
+import { AuthError, validationFailed } from './auth-errors';
+import { passwordWeakness, verifyPassword } from './passwords';
+import { enforceRequestLimit } from './rate-limits';
+import { type ClientInfo, type SessionBody, startSession } from './sessions';
+import { createUser, findUserByEmail, normalizeEmail } from './users';
+
+const invalidCredentials = () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials');
+
+/**
+ * The password grant (supabase-wire §3.2). Unknown address, missing or wrong password all give
+ * the same answer, in about the same time. Confirmation is checked after the password, as GoTrue
+ * does, so that it reveals nothing to someone without the password.
+ */
+export async function passwordGrant(
+  deps: AppDeps,
+  input: { email: string | undefined; phone: string | undefined; password: string | undefined },
+  client: ClientInfo,
+): Promise<SessionBody> {
+  if (input.email && input.phone) throw new AuthError(422, 'validation_failed', 'Only an email address or phone number should be provided on login.');
+  if (!input.email) {
+    if (input.phone) throw new AuthError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    throw validationFailed('missing email or phone');
+  }
+  const email = input.email.trim().toLowerCase();
+  await enforceRequestLimit(deps, 'passwordPerIp', client.ip);
+  await enforceRequestLimit(deps, 'passwordPerEmail', email);
+  const password = input.password ?? '';
+  const user = await findUserByEmail(deps.db, email);
+  const ok = await verifyPassword(password, user?.encrypted_password);
+  if (!user || !ok || password === '') throw invalidCredentials();
+  if (user.banned_until && user.banned_until > new Date()) throw new AuthError(400, 'user_banned', 'User is banned');
+  if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+  const session = await startSession(deps, user.id, 'password', client);
+  // Always present on this grant (null when fine): an old password may predate today's policy.
+  return { ...session, weak_password: passwordWeakness(password) };
+}
+
+/** Sign-up with e-mail and password (supabase-wire §3.1); addresses are confirmed at once. */
+export async function signUp(
+  deps: AppDeps,
+  input: { email: string | undefined; phone: string | undefined; password: string | undefined; data: Record<string, unknown> | undefined },
+  client: ClientInfo,
+): Promise<SessionBody> {
+  if (!deps.config.registrationEnabled) throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+  if (!input.email && input.phone) throw new AuthError(400, 'phone_provider_disabled', 'Phone signups are disabled');
+  const email = normalizeEmail(input.email, 'To signup, please provide your email');
+  if (!input.password) throw validationFailed('Signup requires a valid password');
+  await enforceRequestLimit(deps, 'signupPerIp', client.ip);
+  await enforceRequestLimit(deps, 'signupPerEmail', email);
+  const fullName = typeof input.data?.full_name === 'string' ? input.data.full_name : undefined;
+  const user = await createUser(deps.db, { email, password: input.password, fullName, userMetadata: input.data });
+  return startSession(deps, user.id, 'password', client);
+}

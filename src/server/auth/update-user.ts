@@ -1,0 +1,63 @@
+import type { AppDeps } from '../deps';
+import { AuthError } from './auth-errors';
+import type { Authenticated } from './authenticate';
+import { assertPasswordAcceptable, hashPassword, verifyPassword } from './passwords';
+import { endSessions } from './sessions';
+import { findUserById, normalizeEmail, type UserRow } from './users';
+
+export type UserUpdate = {
+  password: string | undefined;
+  data: Record<string, unknown> | undefined;
+  email: string | undefined;
+  phone: string | undefined;
+  appMetadata: unknown;
+};
+
+/**
+ * PUT /user (supabase-wire §3.8). Everything is checked before anything is written, so a refused
+ * request changes nothing. A new password ends every other session of the user; `data` merges
+ * into user_metadata, and a key set to null is removed (GoTrue's UpdateUserMetaData).
+ */
+export async function updateUser(deps: AppDeps, who: Authenticated, update: UserUpdate): Promise<UserRow> {
+  const { user } = who;
+  if (update.appMetadata !== undefined && update.appMetadata !== null) {
+    throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
+  }
+  if (update.email !== undefined && normalizeEmail(update.email) !== user.email) {
+    throw new AuthError(422, 'email_change_not_supported', 'Changing the e-mail address is not supported. Please contact support.');
+  }
+  if (update.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone numbers are not supported');
+  let hash: string | undefined;
+  if (update.password !== undefined) {
+    assertPasswordAcceptable(update.password);
+    const { rows } = await deps.db.query<{ encrypted_password: string | null }>(
+      `select encrypted_password from auth.users where id = $1`,
+      [user.id],
+    );
+    if (await verifyPassword(update.password, rows[0]?.encrypted_password)) {
+      throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
+    }
+    hash = await hashPassword(update.password);
+  }
+  return deps.db.transaction(async (tx) => {
+    if (update.data) {
+      const { rows } = await tx.query<{ raw_user_meta_data: Record<string, unknown> }>(
+        `select raw_user_meta_data from auth.users where id = $1 for update`,
+        [user.id],
+      );
+      const meta = { ...rows[0]?.raw_user_meta_data };
+      for (const [k, v] of Object.entries(update.data)) {
+        if (v === null) delete meta[k];
+        else meta[k] = v;
+      }
+      await tx.query(`update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now() where id = $1`, [user.id, JSON.stringify(meta)]);
+    }
+    if (hash) {
+      await tx.query(`update auth.users set encrypted_password = $2, recovery_token = null, updated_at = now() where id = $1`, [user.id, hash]);
+      await endSessions(tx, user.id, who.sessionId, 'others');
+    }
+    const fresh = await findUserById(tx, user.id);
+    if (!fresh) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    return fresh;
+  });
+}

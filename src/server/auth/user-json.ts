@@ -1,0 +1,67 @@
+import type { Queryable } from '../db/database';
+import type { UserRow } from './users';
+
+type IdentityRow = {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  identity_data: Record<string, unknown>;
+  provider: string;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  email: string | null;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
+
+/**
+ * GoTrue's User JSON (supabase-wire §2.5): nullable timestamps are left out when null, `phone` is
+ * "" when empty, and identities cross their names over (`identity_id` is the row, `id` the provider id).
+ */
+export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: u.id,
+    aud: u.aud,
+    role: u.role,
+    email: u.email ?? '',
+    email_confirmed_at: iso(u.email_confirmed_at),
+    phone: u.phone ?? '',
+    phone_confirmed_at: iso(u.phone_confirmed_at),
+    confirmation_sent_at: iso(u.confirmation_sent_at),
+    confirmed_at: iso(u.email_confirmed_at ?? u.phone_confirmed_at),
+    recovery_sent_at: iso(u.recovery_sent_at),
+    last_sign_in_at: iso(u.last_sign_in_at),
+    invited_at: iso(u.invited_at),
+    app_metadata: u.raw_app_meta_data,
+    user_metadata: u.raw_user_meta_data,
+    identities: identities.map((i) => ({
+      identity_id: i.id,
+      id: i.provider_id,
+      user_id: i.user_id,
+      identity_data: i.identity_data,
+      provider: i.provider,
+      last_sign_in_at: iso(i.last_sign_in_at),
+      created_at: iso(i.created_at),
+      updated_at: iso(i.updated_at),
+      email: i.email ?? undefined,
+    })),
+    created_at: iso(u.created_at),
+    updated_at: iso(u.updated_at),
+    banned_until: iso(u.banned_until),
+    deleted_at: iso(u.deleted_at),
+    is_anonymous: u.is_anonymous,
+  };
+  // JSON.stringify drops undefined: that is GoTrue's omitempty.
+  return body;
+}
+
+/** The user as JSON, with identities read from the database. */
+export async function loadUserJson(db: Queryable, u: UserRow): Promise<Record<string, unknown>> {
+  const { rows } = await db.query<IdentityRow>(
+    `select id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, email
+     from auth.identities where user_id = $1 order by created_at`,
+    [u.id],
+  );
+  return userJson(u, rows);
+}
