@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_LIMITS } from '../../src/server/auth/rate-limits';
+import { createUser } from '../../src/server/auth/users';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { authFetch } from './helpers';
+
+describe('auth rate limits', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ RATE_LIMITS_ENABLED: 'true' });
+    await createUser(t.deps.db, { email: 'ada@example.com', password: 'secret-pass' });
+  });
+  afterAll(() => t.stop());
+
+  it('limits password attempts per e-mail, in GoTrue shape', async () => {
+    const max = AUTH_LIMITS.passwordPerEmail.max;
+    for (let i = 0; i < max; i++) {
+      const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'ada@example.com', password: 'wrong-pass' } });
+      expect(r.status).toBe(400);
+    }
+    const { error } = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'secret-pass' });
+    expect([error?.status, error?.code, error?.message]).toEqual([429, 'over_request_rate_limit', 'Request rate limit reached']);
+    const raw = await authFetch(t, '/token?grant_type=password', { body: { email: 'ADA@example.com', password: 'secret-pass' } });
+    expect(raw.status).toBe(429);
+    expect(raw.headers.get('x-sb-error-code')).toBe('over_request_rate_limit');
+    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address from the same client is still let through.
+    const other = await authFetch(t, '/token?grant_type=password', { body: { email: 'else@example.com', password: 'x-pass' } });
+    expect(other.status).toBe(400);
+  });
+
+  it('sends one recovery mail per address per minute, whether or not the account exists', async () => {
+    for (const email of ['ada@example.com', 'nobody@example.com']) {
+      expect((await t.client().auth.resetPasswordForEmail(email)).error).toBeNull();
+      const { error } = await t.client().auth.resetPasswordForEmail(email);
+      expect([error?.status, error?.code]).toEqual([429, 'over_email_send_rate_limit']);
+      expect(error?.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
+    }
+    const { rows } = await t.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.outbox`);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('limits recovery requests per client address', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i <= AUTH_LIMITS.recoverPerIp.max; i++) {
+      const r = await authFetch(t, '/recover', { body: { email: `someone${i}@example.com` } });
+      statuses.add(r.status);
+      if (r.status === 429) expect(r.body?.code).toBe('over_request_rate_limit');
+    }
+    // With the requests of the test above (same client address), the loop runs past the limit.
+    expect(statuses).toEqual(new Set([200, 429]));
+  });
+});

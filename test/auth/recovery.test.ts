@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/server/auth/users';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { authFetch, claimsOf } from './helpers';
+
+describe('password recovery', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
+    await createUser(t.deps.db, { email: 'ada@example.com', password: 'old-password' });
+  });
+  afterAll(() => t.stop());
+
+  async function mailsTo(address: string) {
+    const { rows } = await t.deps.db.query<{ subject: string; text_body: string; html_body: string }>(
+      `select subject, text_body, html_body from nodeharbor.outbox where to_address = $1 order by id`,
+      [address],
+    );
+    return rows;
+  }
+
+  /** The verify link of the newest mail, pointed at the test server (PUBLIC_URL is the default). */
+  async function latestLink(address: string): Promise<URL> {
+    const mails = await mailsTo(address);
+    const text = mails.at(-1)!.text_body;
+    const link = new URL(/https?:\/\/\S+/.exec(text)![0]);
+    expect(link.origin + link.pathname).toBe(`${t.deps.config.publicUrl}/auth/v1/verify`);
+    return new URL(link.pathname + link.search, t.url);
+  }
+
+  /** Opens a link as a browser would, without the apikey, not following the redirect. */
+  async function open(link: URL) {
+    const res = await fetch(link, { redirect: 'manual' });
+    return { status: res.status, location: res.headers.get('location') ?? '' };
+  }
+
+  it('mails a one-time link whose redirect carries a recovery session; the new password then works', async () => {
+    const sb = t.client();
+    const redirectTo = 'http://localhost:5173/reset-password-confirm';
+    const { data, error } = await sb.auth.resetPasswordForEmail('Ada@Example.com', { redirectTo });
+    expect(error).toBeNull();
+    expect(data).toEqual({});
+    const mails = await mailsTo('ada@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/password/i);
+    const link = await latestLink('ada@example.com');
+    expect(link.searchParams.get('type')).toBe('recovery');
+    expect(link.searchParams.get('redirect_to')).toBe(redirectTo);
+    // Only a hash of the token is stored.
+    const { rows } = await t.deps.db.query<{ recovery_token: string }>(`select recovery_token from auth.users where email = 'ada@example.com'`);
+    expect(rows[0]!.recovery_token).not.toContain(link.searchParams.get('token'));
+
+    const res = await open(link);
+    expect(res.status).toBe(303);
+    const [target, fragment] = res.location.split('#');
+    expect(target).toBe(redirectTo);
+    const params = new URLSearchParams(fragment);
+    expect([...params.keys()]).toEqual(['access_token', 'expires_at', 'expires_in', 'refresh_token', 'sb', 'token_type', 'type']);
+    expect(params.get('token_type')).toBe('bearer');
+    expect(params.get('type')).toBe('recovery');
+    expect(params.get('expires_in')).toBe('3600');
+    const accessToken = params.get('access_token')!;
+    expect(claimsOf(accessToken).amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
+
+    const page = t.client();
+    const set = await page.auth.setSession({ access_token: accessToken, refresh_token: params.get('refresh_token')! });
+    expect(set.error).toBeNull();
+    expect(set.data.user?.email).toBe('ada@example.com');
+    expect((await page.auth.updateUser({ password: 'new-password' })).error).toBeNull();
+    expect((await page.auth.signOut()).error).toBeNull();
+
+    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'old-password' })).error?.code).toBe('invalid_credentials');
+    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'new-password' })).error).toBeNull();
+
+    // The link works once.
+    const again = await open(link);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(
+      `${redirectTo}#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired&sb=`,
+    );
+  });
+
+  it('answers the same for an unknown address, and sends nothing', async () => {
+    const { data, error } = await t.client().auth.resetPasswordForEmail('nobody@example.com');
+    expect(error).toBeNull();
+    expect(data).toEqual({});
+    expect(await mailsTo('nobody@example.com')).toHaveLength(0);
+  });
+
+  it('replaces a foreign redirect with the reset page of the public URL', async () => {
+    for (const redirectTo of ['https://evil.example/steal', 'http://localhost@evil.example/x', 'javascript:alert(1)', 'not a url']) {
+      await t.deps.db.query(`delete from nodeharbor.outbox`);
+      const r = await authFetch(t, `/recover?redirect_to=${encodeURIComponent(redirectTo)}`, { body: { email: 'ada@example.com' } });
+      expect(r.status).toBe(200);
+      const link = await latestLink('ada@example.com');
+      expect(link.searchParams.get('redirect_to')).toBe(`${t.deps.config.publicUrl}/reset-password-confirm`);
+    }
+  });
+
+  it('refuses an expired link, and a link whose redirect was changed still lands on our own site', async () => {
+    await t.client().auth.resetPasswordForEmail('ada@example.com');
+    const link = await latestLink('ada@example.com');
+    await t.deps.db.query(`update auth.users set recovery_sent_at = now() - interval '61 minutes' where email = 'ada@example.com'`);
+    const expired = await open(link);
+    expect(expired.location).toContain('#error=access_denied&error_code=otp_expired');
+    link.searchParams.set('redirect_to', 'https://evil.example/');
+    const moved = await open(link);
+    expect(moved.location.startsWith(`${t.deps.config.publicUrl}/reset-password-confirm#error=`)).toBe(true);
+  });
+
+  it('validates recover and verify input', async () => {
+    const empty = await authFetch(t, '/recover', { body: { email: '' } });
+    expect([empty.status, empty.body?.code, empty.body?.message]).toEqual([400, 'validation_failed', 'Password recovery requires an email']);
+    const bad = await authFetch(t, '/recover', { body: { email: 'not-an-address' } });
+    expect([bad.status, bad.body?.message]).toEqual([400, 'Unable to validate email address: invalid format']);
+    const noToken = await fetch(`${t.url}/auth/v1/verify?type=recovery`, { redirect: 'manual' });
+    expect(noToken.status).toBe(400);
+    const badType = await fetch(`${t.url}/auth/v1/verify?token=x&type=sideways`, { redirect: 'manual' });
+    expect(badType.status).toBe(400);
+    const wrong = await open(new URL(`${t.url}/auth/v1/verify?token=guess&type=recovery`));
+    expect(wrong.location).toContain('#error=access_denied&error_code=otp_expired');
+  });
+});
