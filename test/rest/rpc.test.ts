@@ -118,6 +118,9 @@ describe('REST rpc', () => {
     expect(wrongArgs.error).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.add_numbers(a, c) in the schema cache' });
     const missing = await s.client().rpc('add_numbers', { a: 1 });
     expect(missing.status).toBe(404);
+    const viaGet = await rest(s, 'rpc/no_such_function?a=1&select=x');
+    expect(viaGet.status).toBe(404);
+    expect((await viaGet.json()).message).toBe('Could not find the function public.no_such_function(a) in the schema cache');
   });
 
   it('bad argument values and bodies are 400, never 500', async () => {

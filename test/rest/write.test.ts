@@ -61,6 +61,7 @@ describe('REST writes', () => {
       headers: { Prefer: 'return=representation' },
     });
     expect(raw.status).toBe(201);
+    expect(raw.headers.get('content-range')).toBe('*/*');
     expect(await raw.json()).toEqual([{ id: 22, name: 'c', qty: 0, note: null, code: null }]);
   });
 

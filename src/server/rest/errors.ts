@@ -90,5 +90,10 @@ export function toRestError(e: unknown, role: DbRole): RestError {
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return new RestError(status, code, e.message, e.detail || null, e.hint || null, headers);
   }
+  // A socket error of the pg driver (ECONNREFUSED, ETIMEDOUT, ...): the database is out of reach,
+  // which PostgREST answers with 503 so that clients retry.
+  if (isDbError(e) && /^E[A-Z]+$/.test(e.code!)) {
+    return new RestError(503, 'PGRST001', 'Database client error. Retrying the connection.', e.message);
+  }
   throw e;
 }

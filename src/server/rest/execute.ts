@@ -4,7 +4,7 @@ import { withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
-import { parseQuery, splitQuery, type ParsedQuery } from './parse-query';
+import { isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
 import { schemaCache, type Routine } from './schema-cache';
 
@@ -129,8 +129,10 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   }
   const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path });
   const pageTotal = Number(row.page_total);
+  const total = prefer.count ? pageTotal : null;
+  // PostgREST reports no range for an insert, only the count when asked (PR Response.hs).
   const headers: Record<string, string> = {
-    'Content-Range': contentRange(0, pageTotal, prefer.count ? pageTotal : null),
+    'Content-Range': method === 'POST' ? `*/${total ?? '*'}` : contentRange(0, pageTotal, total),
   };
   const applied = [prefer.return && `return=${prefer.return}`, prefer.missingDefault && 'missing=default', prefer.resolution && `resolution=${prefer.resolution}`].filter(Boolean);
   if (applied.length) headers['Preference-Applied'] = applied.join(', ');
@@ -162,13 +164,15 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   let q: ParsedQuery;
   let args: Record<string, unknown>;
   if (read) {
+    if (!overloads.length) throw functionNotFound(name, [...new Set(pairs.map(([k]) => k))].filter((k) => !isReservedKey(k)));
     q = parseQuery(pairs, new Set(overloads.flatMap((r) => r.args.map((a) => a.name))));
     args = Object.fromEntries(q.args);
   } else {
-    q = parseQuery(pairs);
     const body = await readJson(c, {});
     if (!isObject(body)) throw invalidBody();
     args = body;
+    if (!overloads.length) throw functionNotFound(name, Object.keys(args));
+    q = parseQuery(pairs);
   }
   const keys = Object.keys(args);
   let fn = pickRoutine(overloads, keys);

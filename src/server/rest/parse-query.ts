@@ -56,6 +56,11 @@ const LOGIC = new Set(['or', 'and', 'not.or', 'not.and']);
 /** The gateway reads the key from here; it never reaches PostgREST as a filter. */
 const GATEWAY = new Set(['apikey']);
 
+/** Keys that are never a filter or a function argument. */
+export function isReservedKey(key: string): boolean {
+  return RESERVED.has(key) || LOGIC.has(key) || GATEWAY.has(key);
+}
+
 /** Reads every part of the query string; `argNames` marks keys that are function arguments (GET rpc). */
 export function parseQuery(pairs: [string, string][], argNames: ReadonlySet<string> = new Set()): ParsedQuery {
   const q: ParsedQuery = {
