@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { RestError } from './errors';
+import { parseFilter, parseOrder, parseQuery, parseSelect, splitQuery } from './parse-query';
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof RestError ? e.code : 'not a RestError';
+  }
+  return undefined;
+}
+
+describe('splitQuery', () => {
+  it('keeps order and repeated keys, decodes + as a space', () => {
+    expect(splitQuery('?done=is.false&done=neq.true&title=eq.a+b%2Cc')).toEqual([
+      ['done', 'is.false'],
+      ['done', 'neq.true'],
+      ['title', 'eq.a b,c'],
+    ]);
+  });
+  it('refuses broken percent-encoding with PGRST100', () => {
+    expect(code(() => splitQuery('a=%E0%A4%A'))).toBe('PGRST100');
+  });
+});
+
+describe('parseSelect', () => {
+  it('reads columns, aliases, casts, quoted names and stars', () => {
+    expect(parseSelect('id, label:name, qty::text, "odd, name", *')).toEqual([
+      { kind: 'column', column: 'id', alias: undefined, cast: undefined },
+      { kind: 'column', column: 'name', alias: 'label', cast: undefined },
+      { kind: 'column', column: 'qty', alias: undefined, cast: 'text' },
+      { kind: 'column', column: 'odd, name', alias: undefined, cast: undefined },
+      { kind: 'star' },
+    ]);
+  });
+  it('answers embedding, aggregates and garbage with PostgREST codes', () => {
+    expect(code(() => parseSelect('*,other(*)'))).toBe('PGRST200');
+    expect(code(() => parseSelect('count()'))).toBe('PGRST123');
+    expect(code(() => parseSelect('*,('))).toBe('PGRST100');
+    expect(code(() => parseSelect('a(b'))).toBe('PGRST100');
+    expect(code(() => parseSelect('id::int;'))).toBe('PGRST100');
+  });
+});
+
+describe('parseFilter', () => {
+  it('takes everything after the operator as the value', () => {
+    expect(parseFilter('note', 'eq.a.b,c(d)')).toEqual({ column: 'note', negate: false, op: 'eq', value: 'a.b,c(d)' });
+  });
+  it('reads not., is, in lists with quotes, and like stars', () => {
+    expect(parseFilter('a', 'not.is.NULL')).toEqual({ column: 'a', negate: true, op: 'is', value: 'null' });
+    expect(parseFilter('a', 'in.(1,"x,y","q\\"r",)')).toMatchObject({ value: ['1', 'x,y', 'q"r', ''] });
+    expect(parseFilter('a', 'ilike.*abc*')).toMatchObject({ value: '%abc%' });
+  });
+  it('refuses unknown operators and malformed values', () => {
+    expect(code(() => parseFilter('a', 'between.1'))).toBe('PGRST100');
+    expect(code(() => parseFilter('a', 'is.yes'))).toBe('PGRST100');
+    expect(code(() => parseFilter('a', 'in.(1'))).toBe('PGRST100');
+    expect(code(() => parseFilter('a->b', 'eq.1'))).toBe('PGRST100');
+  });
+});
+
+describe('parseOrder', () => {
+  it('reads several terms with direction and nulls', () => {
+    expect(parseOrder('a.desc.nullslast,b,c.nullsfirst')).toEqual([
+      { column: 'a', dir: 'desc', nulls: 'last' },
+      { column: 'b', dir: undefined, nulls: undefined },
+      { column: 'c', dir: undefined, nulls: 'first' },
+    ]);
+  });
+  it('refuses unknown modifiers and trailing commas', () => {
+    expect(code(() => parseOrder('a.up'))).toBe('PGRST100');
+    expect(code(() => parseOrder('a,'))).toBe('PGRST100');
+  });
+});
+
+describe('parseQuery', () => {
+  it('separates reserved keys, function arguments and filters', () => {
+    const q = parseQuery(splitQuery('select=id&limit=5&offset=10&x=7&id=gt.1&apikey=k'), new Set(['x']));
+    expect(q.limit).toBe(5);
+    expect(q.offset).toBe(10);
+    expect([...q.args]).toEqual([['x', '7']]);
+    expect(q.filters).toEqual([{ column: 'id', negate: false, op: 'gt', value: '1' }]);
+  });
+  it('refuses negative or non-numeric ranges and embedded filters', () => {
+    expect(code(() => parseQuery([['limit', '-1']]))).toBe('PGRST100');
+    expect(code(() => parseQuery([['offset', 'x']]))).toBe('PGRST100');
+    expect(code(() => parseQuery([['other.id', 'eq.1']]))).toBe('PGRST108');
+  });
+});
