@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { badJson } from './auth-errors';
+import { badJson, validationFailed } from './auth-errors';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -13,7 +13,16 @@ export async function readJsonObject(c: Context): Promise<JsonObject> {
     throw badJson(text.trim() === '' ? 'unexpected end of JSON input' : 'invalid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badJson('the body must be a JSON object');
+  // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the database.
+  if (hasNul(value)) throw validationFailed('The request must not contain NUL (\\u0000) characters');
   return value as JsonObject;
+}
+
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
+  return false;
 }
 
 /** A string field; absent or null reads as undefined, any other type is a bad_json error. */

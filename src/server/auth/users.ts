@@ -94,6 +94,8 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
 
 /** The live (not deleted) user with this address, or null. The address is matched lowercased. */
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+  // No stored address holds U+0000, and PostgreSQL would refuse it as a parameter.
+  if (email.includes('\u0000')) return null;
   const { rows } = await db.query<UserRow>(
     `select ${USER_COLUMNS} from auth.users where email = $1 and deleted_at is null`,
     [email.trim().toLowerCase()],
