@@ -53,6 +53,11 @@ describe('REST reads', () => {
     expect(await ids('name=imatch.^d')).toEqual([4]);
     expect(await ids('note=isdistinct.second')).toEqual([1, 3, 4, 5]);
     expect(await ids('id=in.()')).toEqual([]);
+    expect(await ids('or=(id.eq.1,qty.gte.20)')).toEqual([1, 4]);
+    expect(await ids('or=(id.eq.1,and(qty.gt.5,note.is.null))')).toEqual([1, 4]);
+    expect(await ids('not.or=(id.lt.3,id.gt.4)')).toEqual([3, 4]);
+    expect(await ids('and=(id.gt.1,or(note.eq."third, with comma",note.not.is.null))&id=lt.4')).toEqual([2, 3]);
+    expect(await ids('or=(id.in.(1,2),name.eq.gamma)')).toEqual([1, 2, 3]);
   });
 
   it('accepts values with commas, quotes and spaces as supabase-js sends them', async () => {
@@ -62,6 +67,8 @@ describe('REST reads', () => {
     expect(inData).toEqual([{ id: 3 }, { id: 5 }]);
     const { data: eqComma } = await s.client().from('items').select('id').eq('note', 'third, with comma');
     expect(eqComma).toEqual([{ id: 3 }]);
+    const { data: either } = await s.client().from('items').select('id').or('qty.eq.0, name.ilike.ALPHA').order('id');
+    expect(either).toEqual([{ id: 1 }, { id: 3 }]);
   });
 
   it('orders by several columns with nulls placement', async () => {

@@ -1,5 +1,5 @@
 import { parseError, undefinedColumn, writeColumnNotFound, RestError } from './errors';
-import type { Filter, OrderTerm, ParsedQuery, SelectItem } from './parse-query';
+import { conditionColumns, isLogicTree, type Condition, type Filter, type OrderTerm, type ParsedQuery, type SelectItem } from './parse-query';
 import type { ResponseShape } from './request-headers';
 import type { Column, Relation, Routine } from './schema-cache';
 
@@ -71,8 +71,14 @@ function condition(src: Source, f: Filter, p: Params): string {
   return f.negate ? `not (${sql})` : sql;
 }
 
-function where(src: Source, filters: readonly Filter[], p: Params): string {
-  return filters.length ? ` where ${filters.map((f) => condition(src, f, p)).join(' and ')}` : '';
+function tree(src: Source, c: Condition, p: Params): string {
+  if (!isLogicTree(c)) return condition(src, c, p);
+  const sql = `(${c.children.map((child) => tree(src, child, p)).join(` ${c.op} `)})`;
+  return c.negate ? `not ${sql}` : sql;
+}
+
+function where(src: Source, filters: readonly Condition[], p: Params): string {
+  return filters.length ? ` where ${filters.map((f) => tree(src, f, p)).join(' and ')}` : '';
 }
 
 function orderBy(src: Source, terms: readonly OrderTerm[]): string {
@@ -236,7 +242,7 @@ export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQu
     return { sql: `select ${total} as total, count(*) as page_total, ${body} as body from (${inner}) _pgrst_t`, params: p.values };
   }
   // Scalar and void results have no columns to select, filter or order by.
-  for (const f of q.filters) column(src, f.column);
+  for (const f of q.filters) for (const name of conditionColumns(f)) column(src, name);
   for (const t of q.order) column(src, t.column);
   for (const s of q.select) if (s.kind === 'column') column(src, s.column);
 

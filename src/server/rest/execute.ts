@@ -4,7 +4,7 @@ import { withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
-import { isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
+import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
 import { schemaCache, type Routine } from './schema-cache';
 
@@ -78,7 +78,7 @@ function insertPayload(body: unknown, q: ParsedQuery): { rows: Record<string, un
 function requestedColumns(q: ParsedQuery): string[] {
   return [
     ...q.select.flatMap((s) => (s.kind === 'column' ? [s.column] : [])),
-    ...q.filters.map((f) => f.column),
+    ...q.filters.flatMap(conditionColumns),
     ...q.order.map((o) => o.column),
   ];
 }

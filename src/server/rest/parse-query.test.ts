@@ -82,6 +82,29 @@ describe('parseQuery', () => {
     expect([...q.args]).toEqual([['x', '7']]);
     expect(q.filters).toEqual([{ column: 'id', negate: false, op: 'gt', value: '1' }]);
   });
+  it('reads logic trees with nesting, negation and quoted values', () => {
+    const q = parseQuery(splitQuery('not.or=(a.eq.1,and(b.not.is.null,c.eq."x,(y)"),c.in.(1,"2,3"))'));
+    expect(q.filters).toEqual([
+      {
+        op: 'or',
+        negate: true,
+        children: [
+          { column: 'a', negate: false, op: 'eq', value: '1' },
+          {
+            op: 'and',
+            negate: false,
+            children: [
+              { column: 'b', negate: true, op: 'is', value: 'null' },
+              { column: 'c', negate: false, op: 'eq', value: 'x,(y)' },
+            ],
+          },
+          { column: 'c', negate: false, op: 'in', value: ['1', '2,3'] },
+        ],
+      },
+    ]);
+    expect(code(() => parseQuery([['or', '(a.eq.1']]))).toBe('PGRST100');
+    expect(code(() => parseQuery([['or', `${'and('.repeat(40)}a.eq.1${')'.repeat(40)}`]]))).toBe('PGRST100');
+  });
   it('refuses negative or non-numeric ranges and embedded filters', () => {
     expect(code(() => parseQuery([['limit', '-1']]))).toBe('PGRST100');
     expect(code(() => parseQuery([['offset', 'x']]))).toBe('PGRST100');

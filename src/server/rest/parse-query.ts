@@ -10,6 +10,20 @@ export type Filter =
   | { column: string; negate: boolean; op: 'is'; value: IsValue }
   | { column: string; negate: boolean; op: Exclude<FilterOp, 'in' | 'is'>; value: string };
 
+/** `or=(a.eq.1,and(b.gt.2,c.is.null))`: filters combined with and/or, possibly negated. */
+export type LogicTree = { op: 'and' | 'or'; negate: boolean; children: Condition[] };
+
+export type Condition = Filter | LogicTree;
+
+export function isLogicTree(c: Condition): c is LogicTree {
+  return 'children' in c;
+}
+
+/** Every column a condition names, nested ones included. */
+export function conditionColumns(c: Condition): string[] {
+  return isLogicTree(c) ? c.children.flatMap(conditionColumns) : [c.column];
+}
+
 export type SelectItem = { kind: 'star' } | { kind: 'column'; column: string; alias: string | undefined; cast: string | undefined };
 
 export type OrderTerm = { column: string; dir: 'asc' | 'desc' | undefined; nulls: 'first' | 'last' | undefined };
@@ -17,7 +31,8 @@ export type OrderTerm = { column: string; dir: 'asc' | 'desc' | undefined; nulls
 /** A request's query string, read the way PostgREST reads it (supabase-wire §4.2). */
 export type ParsedQuery = {
   select: SelectItem[];
-  filters: Filter[];
+  /** Filters and logic trees, all of which must hold. */
+  filters: Condition[];
   order: OrderTerm[];
   limit: number | undefined;
   offset: number | undefined;
@@ -88,7 +103,11 @@ export function parseQuery(pairs: [string, string][], argNames: ReadonlySet<stri
       else q.onConflict = parseColumnList('on_conflict', value);
       continue;
     }
-    if (LOGIC.has(key)) throw parseError(`"failed to parse logic tree (${value})"`, 'Logical operators (or/and) are not supported by this server');
+    if (LOGIC.has(key)) {
+      const negate = key.startsWith('not.');
+      q.filters.push(parseLogic(negate ? (key.slice(4) as 'and' | 'or') : (key as 'and' | 'or'), negate, value, value, 0));
+      continue;
+    }
     if (/\.(order|limit|offset|or|and)$/.test(key) || key.includes('.')) {
       const resource = key.slice(0, key.indexOf('.'));
       throw new RestError(
@@ -332,3 +351,57 @@ function parseList(raw: string, fail: (why: string) => Error): string[] {
     i += 1;
   }
 }
+
+/** Splits at commas outside double quotes and parentheses; undefined when they do not balance. */
+function splitTopLevel(s: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (quoted) {
+      if (ch === '\\') i += 1;
+      else if (ch === '"') quoted = false;
+    } else if (ch === '"') quoted = true;
+    else if (ch === '(') depth += 1;
+    else if (ch === ')' && --depth < 0) return undefined;
+    else if (ch === ',' && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0 || quoted) return undefined;
+  parts.push(s.slice(start));
+  return parts;
+}
+
+/** A value of a logic-tree filter may be double-quoted to hold commas and parentheses. */
+function unquote(v: string): string {
+  if (v.length < 2 || !v.startsWith('"') || !v.endsWith('"')) return v;
+  return v.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+const MAX_LOGIC_DEPTH = 16;
+
+/** `(cond,cond,...)` where cond is `col.[not.]op.value` or a nested `[not.]and(...)` / `[not.]or(...)`. */
+function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: string, depth: number): LogicTree {
+  const fail = (why: string) => parseError(`"failed to parse logic tree (${whole})" (line 1, column 1)`, why);
+  // Bounded so that a hostile nesting costs neither the stack nor quadratic time.
+  if (depth >= MAX_LOGIC_DEPTH) throw fail(`logic trees may nest at most ${MAX_LOGIC_DEPTH} levels`);
+  if (!raw.startsWith('(') || !raw.endsWith(')')) throw fail('expected a list of conditions in parentheses');
+  // Hand-written trees often put a space after a comma; it is not part of the next condition.
+  const parts = splitTopLevel(raw.slice(1, -1))?.map((p) => p.trimStart());
+  if (!parts || parts.some((p) => p === '')) throw fail('unbalanced parentheses, quotes or an empty condition');
+  const children = parts.map((part): Condition => {
+    const nested = /^(not\.)?(and|or)\(/.exec(part);
+    if (nested) return parseLogic(nested[2] as 'and' | 'or', Boolean(nested[1]), part.slice(nested[0].length - 1), whole, depth + 1);
+    const name = readName(part, 0);
+    if (!name || part[name.end] !== '.') throw fail(`expected col.op.value, got ${JSON.stringify(part.slice(0, 40))}`);
+    const rest = part.slice(name.end + 1);
+    const m = /^((?:not\.)?[a-z]+\.)(.*)$/s.exec(rest);
+    return parseFilter(name.name, m ? m[1]! + (m[1]!.endsWith('in.') ? m[2]! : unquote(m[2]!)) : rest);
+  });
+  return { op, negate, children };
+}
+
