@@ -50,6 +50,7 @@ describe('password recovery', () => {
     const { rows } = await t.deps.db.query<{ recovery_token: string }>(`select recovery_token from auth.users where email = 'ada@example.com'`);
     expect(rows[0]!.recovery_token).not.toContain(link.searchParams.get('token'));
 
+    expect((await fetch(link, { method: 'HEAD', redirect: 'manual' })).status).toBe(405);
     const res = await open(link);
     expect(res.status).toBe(303);
     const [target, fragment] = res.location.split('#');

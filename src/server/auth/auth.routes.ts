@@ -73,6 +73,8 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.get('/verify', async (c) => {
+    // Hono answers HEAD with the GET handler; a mail scanner's HEAD must not spend the one-time link.
+    if (c.req.method === 'HEAD') return c.body(null, 405, { Allow: 'GET' });
     const token = c.req.query('token');
     const type = c.req.query('type') ?? '';
     const redirect = safeRedirect(config, c.req.query('redirect_to'));
