@@ -136,6 +136,21 @@ describe('REST rpc', () => {
     expect(del.status).toBe(405);
   });
 
+  it('reloads the schema cache after a function is replaced under it', async () => {
+    await s.deps.db.exec(`create function public.bump() returns int language sql stable as $$ select 1 $$`);
+    expect((await s.client().rpc('bump')).data).toBe(1);
+    await s.deps.db.exec(`
+      create or replace function public.bump() returns int language sql volatile as $$
+        insert into public.items (id, name) values (70, 'bumped') returning id
+      $$`);
+    // The cached volatility still says STABLE: the first call runs read-only and fails, changing nothing...
+    expect((await s.client().rpc('bump')).status).toBe(405);
+    // ...and the failure reloads the cache, so the next call runs read-write.
+    await expect.poll(async () => (await s.client().rpc('bump')).data).toBe(70);
+    const { rows } = await s.deps.db.query(`select count(*)::int as n from public.items where id = 70`);
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it('sees a function created after the server started', async () => {
     await s.deps.db.exec(`create function public.late_fn(x int) returns int language sql immutable as $$ select x * 2 $$`);
     expect((await s.client().rpc('late_fn', { x: 21 })).data).toBe(42);

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { isDbError } from '../db/database';
 import type { AppDeps } from '../deps';
 import { withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
@@ -13,6 +14,9 @@ export type RestResult = { status: number; body: string | null; shape: ResponseS
 /** Supabase's per-role statement timeouts (supabase-wire §4.5); service_role keeps the database's. */
 const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '8s' };
 
+/** Errors a stale schema cache can cause: undefined column/function/table, type mismatch, read-only mode. */
+const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006']);
+
 type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string };
 
 /** Runs one statement in the request's transaction; a singular request that does not get one row rolls back. */
@@ -26,11 +30,18 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     readOnly: r.readOnly,
     ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
   };
-  return withClaims(deps.db, ctx, async (tx) => {
-    const row = (await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!;
-    if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
-    return row;
-  });
+  try {
+    return await withClaims(deps.db, ctx, async (tx) => {
+      const row = (await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!;
+      if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
+      return row;
+    });
+  } catch (e) {
+    // The catalogue may have changed under the cache (a column retyped, a function replaced):
+    // reload it in the background so that the next request is built from the new one, as PostgREST does.
+    if (isDbError(e) && STALE_CACHE_CODES.has(e.code!)) schemaCache(deps.db).reload(performance.now()).catch(() => {});
+    throw e;
+  }
 }
 
 /** PostgREST's Content-Range (PR RangeQuery.hs): `first-last/total`, `*` for an empty range or unknown total. */
