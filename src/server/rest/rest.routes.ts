@@ -42,21 +42,21 @@ export function restRoutes(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requireApiKey(deps.keys));
 
-  const handle = (run: typeof executeTable, name: string) => async (c: Context) => {
+  const handle = (run: typeof executeTable, param: 'fn' | 'table') => async (c: Context) => {
     let role: DbRole = 'anon';
     try {
       const caller = await getCaller(c, deps.keys).catch((e: unknown) => {
         throw e instanceof CallerError ? callerError(e) : e;
       });
       role = caller.role;
-      return okResponse(c, await run(deps, c, caller, name));
+      return okResponse(c, await run(deps, c, caller, c.req.param(param)!));
     } catch (e) {
       return errorResponse(c, toRestError(e, role));
     }
   };
 
-  app.all('/rpc/:fn', (c) => handle(executeRpc, c.req.param('fn'))(c));
-  app.all('/:table', (c) => handle(executeTable, c.req.param('table'))(c));
+  app.all('/rpc/:fn', handle(executeRpc, 'fn'));
+  app.all('/:table', handle(executeTable, 'table'));
   app.all('*', (c) => errorResponse(c, new RestError(404, 'PGRST125', 'Invalid path specified in request URL')));
   return app;
 }
