@@ -1,7 +1,8 @@
 // npm test: the whole suite.
 //  1. unit and API tests on the embedded database (PGlite);
-//  2. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
-//  3. the browser tests in Chromium, when the web app defines them.
+//  2. whole-process tests: `npm install && npm start` in a fresh clone, SIGKILL durability;
+//  3. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
+//  4. the browser tests in Chromium, when the web app defines them.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ async function postgresAnswers() {
 }
 
 step('unit and API tests on PGlite', 'npx', ['vitest', 'run']);
+step('whole-process tests: a fresh clone, a SIGKILL', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts']);
 
 if (await postgresAnswers()) {
   step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/'], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });

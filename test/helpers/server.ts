@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -30,9 +30,10 @@ export type TestServer = {
  */
 export async function startTestServer(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestServer> {
   const testDb = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-data-')),
+    DATA_DIR: dataDir,
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
     ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
     LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
@@ -60,6 +61,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await deps.db.close();
       await testDb.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

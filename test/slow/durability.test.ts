@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from './helpers/process';
+import { spawnServer, type ServerProcess } from '../helpers/process';
 
 // The embedded default only: a PostgreSQL server's durability is PostgreSQL's own.
 const embedded = process.env.TEST_DB !== 'postgres';
