@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './env';
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   }
   const deps = await bootstrap(config);
   const { logger, db } = deps;
+  const account = await ensureAdminAccount(db, config.adminEmail);
+  if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const app = createApp({ ...deps, webDir: WEB_DIST });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });

@@ -1,9 +1,16 @@
 import type { Command } from './command';
+import { creditsAdd } from './credits-add';
 import { mailList } from './mail-list';
+import { usersCreate } from './users-create';
+import { usersGrant, usersRevoke } from './users-grant';
 import { usersList } from './users-list';
 
 /** Every command of `npm run cli`, by name. */
 export const commands: Record<string, Command> = {
+  'users:create': usersCreate,
   'users:list': usersList,
+  'users:grant': usersGrant,
+  'users:revoke': usersRevoke,
+  'credits:add': creditsAdd,
   'mail:list': mailList,
 };

@@ -1,0 +1,58 @@
+/** Business constants of spec §9, used by the web app, the server and (as literals) the SQL. */
+
+export const SERVICE_NAME_MIN = 3;
+export const SERVICE_NAME_MAX = 16;
+
+export const DEFAULT_API_KEY_MIN = 44;
+export const DEFAULT_API_KEY_MAX = 46;
+export const DEFAULT_API_KEY_ENDING = '=';
+
+export const PASSWORD_MIN = 6;
+
+export const CONTACT_NAME_MIN = 2;
+export const CONTACT_NAME_MAX = 100;
+export const CONTACT_MESSAGE_MIN = 10;
+export const CONTACT_MESSAGE_MAX = 1000;
+export const CONTACT_TOPICS = ['sales', 'support'] as const;
+
+export const TOP_UP_PRESETS = [5, 10, 25, 50, 100] as const;
+export const TOP_UP_MIN = 1;
+export const TOP_UP_STEP = 0.01;
+
+/** Monthly products extend by 1 to 6 months; others (quarterly) by 1 or 2 units of 3 months. */
+export const MONTHLY_INTERVAL = '1 MONTH';
+export const EXTEND_MONTHLY_MAX_MONTHS = 6;
+export const EXTEND_QUARTER_MONTHS = 3;
+export const EXTEND_QUARTERLY_MAX_UNITS = 2;
+
+export const TRANSACTIONS_LOADED = 50;
+export const TRANSACTIONS_SHOWN = 5;
+export const PURCHASES_LOADED = 20;
+
+export const KEY_MASK_VISIBLE = 4;
+
+/** Spec §9 delays, shown in the payment-processing dialog. */
+export const PAYMENT_CREDIT_SECONDS = 120;
+export const PAYMENT_APPROVAL_HOURS = 48;
+export const PAYMENT_REFUND_DAYS = 2;
+export const INSTALL_MINUTES = 10;
+
+export const QUERY_STALE_MS = 5 * 60 * 1000;
+export const QUERY_GC_MS = 10 * 60 * 1000;
+
+export const REGISTER_LOADING_MS = 100;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const MOBILE_MENU_MAX_HEIGHT_PX = 500;
+
+export const LANGUAGES = ['en-US', 'en-GB', 'es', 'fr', 'de'] as const;
+export const TIME_ZONES = [
+  'UTC',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Europe/Berlin',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+] as const;
+
+export const FOUNDING_YEAR = 2024;

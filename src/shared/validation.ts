@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import {
+  CONTACT_MESSAGE_MAX,
+  CONTACT_MESSAGE_MIN,
+  CONTACT_NAME_MAX,
+  CONTACT_NAME_MIN,
+  CONTACT_TOPICS,
+  DEFAULT_API_KEY_ENDING,
+  DEFAULT_API_KEY_MAX,
+  DEFAULT_API_KEY_MIN,
+  EXTEND_MONTHLY_MAX_MONTHS,
+  EXTEND_QUARTER_MONTHS,
+  EXTEND_QUARTERLY_MAX_UNITS,
+  MONTHLY_INTERVAL,
+  PASSWORD_MIN,
+  SERVICE_NAME_MAX,
+  SERVICE_NAME_MIN,
+  TOP_UP_MIN,
+} from './constants';
+
+/**
+ * Every rule and message of spec §5, once. The SQL functions in db/migrations raise the same
+ * messages; test/domain/validation-agreement.test.ts runs one table of cases through both.
+ */
+export const messages = {
+  contactNameShort: `Name must be at least ${CONTACT_NAME_MIN} characters`,
+  contactNameLong: `Name must be less than ${CONTACT_NAME_MAX} characters`,
+  email: 'Please enter a valid email address',
+  topic: 'Please select a topic',
+  contactMessageShort: `Message must be at least ${CONTACT_MESSAGE_MIN} characters`,
+  contactMessageLong: `Message must be less than ${CONTACT_MESSAGE_MAX} characters`,
+  bot: 'Bot detected',
+  passwordsMismatch: "Passwords don't match",
+  fullNameRequired: 'Full name is required',
+  resetPasswordShort: `Password must be at least ${PASSWORD_MIN} characters long`,
+  settingsPasswordShort: 'Password too short',
+  credentialsMissing: 'You must provide either an email or phone number and a password',
+  serviceNameShort: `Service name must be at least ${SERVICE_NAME_MIN} characters long`,
+  serviceNameLong: `Service name must be no more than ${SERVICE_NAME_MAX} characters long`,
+  serviceNameSpaces: 'Service name cannot contain spaces',
+  serviceNameChars: 'Service name can only contain letters, numbers, hyphens, and underscores',
+  serviceNameEdges: 'Service name cannot start or end with a hyphen or underscore',
+  serviceNameTaken: 'A service with this name already exists',
+  serviceNameHint: '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _',
+  apiKeyDefaultLength: `API key must be ${DEFAULT_API_KEY_MIN}-${DEFAULT_API_KEY_MAX} characters long`,
+  apiKeySpaces: 'API key cannot contain spaces',
+  apiKeyDefaultEnding: `API key must end with "${DEFAULT_API_KEY_ENDING}"`,
+  apiKeyChars: 'API key contains invalid characters',
+  apiKeyMin: (n: number) => `API key must be at least ${n} characters long`,
+  apiKeyMax: (n: number) => `API key must be at most ${n} characters long`,
+  apiKeyEnding: (x: string) => `API key must end with "${x}"`,
+  notLoggedIn: 'You must be logged in to create a service',
+  serviceNameRequired: 'Service name is required',
+  apiKeyRequired: 'API key is required',
+  planRequired: 'Please select a service plan',
+  apiKeyInvalid: 'Please provide a valid API key',
+  insufficientFunds: 'Insufficient funds and no reusable services available. Please purchase more credits.',
+  extendProductRequired: 'Please select a product to extend with',
+  insufficientCredits: 'Insufficient Credits',
+  insufficientCreditsDetail: (need: number, have: number) => `You need $${need.toFixed(2)} but only have $${have.toFixed(2)}`,
+  topUpMin: `Minimum purchase is $${TOP_UP_MIN}`,
+} as const;
+
+// ---------------------------------------------------------------- contact form
+
+export const contactSchema = z.object({
+  name: z.string().trim().min(CONTACT_NAME_MIN, messages.contactNameShort).max(CONTACT_NAME_MAX, messages.contactNameLong),
+  email: z.string().trim().email(messages.email),
+  topic: z.enum(CONTACT_TOPICS, { error: messages.topic }),
+  message: z
+    .string()
+    .trim()
+    .min(CONTACT_MESSAGE_MIN, messages.contactMessageShort)
+    .max(CONTACT_MESSAGE_MAX, messages.contactMessageLong),
+  // Hidden from people; a bot that fills every field fills this one too.
+  honeypot: z.string().max(0, messages.bot).optional().default(''),
+});
+export type ContactInput = z.input<typeof contactSchema>;
+
+// ---------------------------------------------------------------- accounts
+
+export const signInSchema = z.object({
+  email: z.string().trim().min(1, messages.credentialsMissing).email(messages.email),
+  password: z.string().min(1, messages.credentialsMissing),
+});
+
+export const signUpSchema = z
+  .object({
+    email: z.string().trim().email(messages.email),
+    password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
+    confirmPassword: z.string(),
+    fullName: z.string().trim().min(1, messages.fullNameRequired),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+
+export const resetPasswordSchema = z
+  .object({
+    password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+
+/** Settings › change password: the current password is collected but not checked (spec §5). */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string(),
+    newPassword: z.string().min(PASSWORD_MIN, messages.settingsPasswordShort),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+
+// ---------------------------------------------------------------- services
+
+/** The first broken service-name rule, in spec order, or null when the name is valid. */
+export function serviceNameError(name: string): string | null {
+  if (name.length < SERVICE_NAME_MIN) return messages.serviceNameShort;
+  if (name.length > SERVICE_NAME_MAX) return messages.serviceNameLong;
+  if (/\s/.test(name)) return messages.serviceNameSpaces;
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) return messages.serviceNameChars;
+  if (/^[-_]|[-_]$/.test(name)) return messages.serviceNameEdges;
+  return null;
+}
+
+export type KeyValidation = {
+  minimum_length?: number;
+  maximum_length?: number;
+  valid_chars?: string;
+  ends_with?: string;
+};
+
+export type ProductProperties = {
+  data_name?: string;
+  data_description?: string;
+  data_validation?: KeyValidation;
+};
+
+/** A product's `properties` JSON text; anything that does not parse counts as none (spec §5). */
+export function parseProperties(text: string | null | undefined): ProductProperties | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ProductProperties) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first broken API-key rule, or null when the key is valid: the plan's own rule when its
+ * properties define data_validation, else the default rule. `valid_chars` is a regular-expression
+ * character class body (e.g. "A-Za-z0-9") that every character must match.
+ */
+export function apiKeyError(key: string, properties: ProductProperties | null): string | null {
+  const rule = properties?.data_validation;
+  if (!rule) {
+    if (key.length < DEFAULT_API_KEY_MIN || key.length > DEFAULT_API_KEY_MAX) return messages.apiKeyDefaultLength;
+    if (/\s/.test(key)) return messages.apiKeySpaces;
+    if (!key.endsWith(DEFAULT_API_KEY_ENDING)) return messages.apiKeyDefaultEnding;
+    if (!/^[A-Za-z0-9+/=]+$/.test(key)) return messages.apiKeyChars;
+    return null;
+  }
+  if (rule.minimum_length !== undefined && key.length < rule.minimum_length) return messages.apiKeyMin(rule.minimum_length);
+  if (rule.maximum_length !== undefined && key.length > rule.maximum_length) return messages.apiKeyMax(rule.maximum_length);
+  if (rule.valid_chars !== undefined && !new RegExp(`^[${rule.valid_chars}]*$`).test(key)) {
+    return properties?.data_description || messages.apiKeyChars;
+  }
+  if (rule.ends_with !== undefined && !key.endsWith(rule.ends_with)) return messages.apiKeyEnding(rule.ends_with);
+  return null;
+}
+
+export type CreateServiceInput = {
+  loggedIn: boolean;
+  name: string;
+  apiKey: string;
+  productId: string | null;
+  properties: ProductProperties | null;
+  /** Price of the chosen plan, balance, and whether an unused purchased service of it exists. */
+  price: number;
+  balance: number;
+  reusableAvailable: boolean;
+};
+
+/** Spec §5 "Create submit checks", in their order: the first failing message, or null. */
+export function createServiceError(i: CreateServiceInput): string | null {
+  if (!i.loggedIn) return messages.notLoggedIn;
+  if (i.name.trim() === '') return messages.serviceNameRequired;
+  const nameError = serviceNameError(i.name);
+  if (nameError) return nameError;
+  if (i.apiKey === '') return messages.apiKeyRequired;
+  if (!i.productId) return messages.planRequired;
+  if (apiKeyError(i.apiKey, i.properties)) return messages.apiKeyInvalid;
+  if (!canFund(i)) return messages.insufficientFunds;
+  return null;
+}
+
+/** Spec §5 funding rule. */
+export function canFund(i: Pick<CreateServiceInput, 'price' | 'balance' | 'reusableAvailable'>): boolean {
+  return i.reusableAvailable || i.price <= 0 || i.balance >= i.price;
+}
+
+// ---------------------------------------------------------------- extension and top-up
+
+/** The month choices a product offers when extending (spec §9). */
+export function extendMonthChoices(renewInterval: string | null): number[] {
+  if (renewInterval === MONTHLY_INTERVAL) return Array.from({ length: EXTEND_MONTHLY_MAX_MONTHS }, (_, i) => i + 1);
+  return Array.from({ length: EXTEND_QUARTERLY_MAX_UNITS }, (_, i) => (i + 1) * EXTEND_QUARTER_MONTHS);
+}
+
+/** What an extension costs: the price is per renewal interval, so a quarterly unit costs one price. */
+export function extendCost(price: number, renewInterval: string | null, months: number): number {
+  const units = renewInterval === MONTHLY_INTERVAL ? months : months / EXTEND_QUARTER_MONTHS;
+  return Math.round(price * units * 100) / 100;
+}
+
+export const topUpSchema = z.object({
+  amount: z.number({ error: messages.topUpMin }).min(TOP_UP_MIN, messages.topUpMin).multipleOf(0.01),
+});
