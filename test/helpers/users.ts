@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createUser } from '../../src/server/auth/users';
+import { addCredits } from '../../src/server/domain/credits';
+import { grantRole } from '../../src/server/domain/roles';
+import type { TestServer } from './server';
+
+export type TestUser = { id: string; email: string; password: string; client: SupabaseClient };
+
+/**
+ * A user written to the real database, signed in through supabase-js like a browser would be.
+ * The server must run with RATE_LIMITS_ENABLED=false when a test makes many users.
+ */
+export async function createTestUser(
+  s: TestServer,
+  opts: { email?: string; fullName?: string; credits?: number; admin?: boolean; devAccess?: boolean } = {},
+): Promise<TestUser> {
+  const email = opts.email ?? `user-${randomUUID().slice(0, 8)}@nodeharbor.test`;
+  const password = 'correct-horse-battery';
+  const user = await createUser(s.deps.db, { email, password, fullName: opts.fullName });
+  if (opts.credits) await addCredits(s.deps.db, user.id, opts.credits, 'Test credit');
+  if (opts.admin) await grantRole(s.deps.db, user.id, 'admin');
+  if (opts.devAccess) await grantRole(s.deps.db, user.id, 'dev-access');
+  const client = s.client();
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  return { id: user.id, email, password, client };
+}
+
+/** Valid keys for the seeded plans. */
+export const TOWN_STAR = '00000000-0000-4000-8000-000000000001';
+export const TOWN_STAR_QUARTERLY = '00000000-0000-4000-8000-000000000002';
+export const MASTER_NODE = '00000000-0000-4000-8000-000000000003';
+export const GALA_KEY = `${'A'.repeat(43)}=`;
+export const LICENCE_KEY = 'MN-1234-5678-ABCD-EFGH';
