@@ -5,6 +5,7 @@ import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
 import { AuthError, OAuthError, authErrorPayload, validationFailed } from './auth-errors';
 import { authenticate } from './authenticate';
+import { mfaRoutes } from './mfa.routes';
 import { enforceEmailFrequency, enforceRequestLimit } from './rate-limits';
 import { redeemRecoveryToken, requestRecovery, safeRedirect } from './recovery';
 import { optionalObject, optionalString, readJsonObject } from './request-body';
@@ -131,6 +132,8 @@ export function authRoutes(deps: AppDeps): Hono {
       saml_enabled: false,
     }),
   );
+
+  r.route('/factors', mfaRoutes(deps));
 
   r.get('/health', apiKey, (c) => c.json({ version: 'nodeharbor', name: 'GoTrue', description: 'GoTrue-compatible auth of NodeHarbor' }));
 

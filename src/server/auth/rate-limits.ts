@@ -16,6 +16,11 @@ export const AUTH_LIMITS = {
   // Recovery mail: GoTrue's SMTP max frequency (one per address per 60 s), and a cap per IP.
   recoverPerIp: { max: 10, windowSeconds: 3600 },
   recoverPerEmail: { max: 1, windowSeconds: 60 },
+  // MFA: GoTrue's 15 challenges and 15 verifications per minute per IP, and per factor a cap
+  // that keeps guessing a 6-digit code from many addresses hopeless.
+  factorChallengePerIp: { max: 15, windowSeconds: 60 },
+  factorVerifyPerIp: { max: 15, windowSeconds: 60 },
+  factorVerifyPerFactor: { max: 10, windowSeconds: 300 },
 } satisfies Record<string, Limit>;
 
 type LimitName = keyof typeof AUTH_LIMITS;

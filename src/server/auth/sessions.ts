@@ -9,7 +9,7 @@ import { findUserById, type UserRow } from './users';
 /** Who is asking, kept on the session as GoTrue does. */
 export type ClientInfo = { ip: string; userAgent: string | undefined };
 
-type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEntry[]; not_after: Date | null };
+export type SessionRow = { id: string; user_id: string; aal: string; amr: AmrEntry[]; not_after: Date | null };
 
 /** The session body of supabase-wire §2.4. */
 export type SessionBody = {
@@ -32,7 +32,8 @@ export function randomToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-async function insertRefreshToken(tx: Queryable, userId: string, sessionId: string, parentHash: string | null): Promise<string> {
+/** Issues a refresh token of a session (a child of `parentHash` when rotating), returning it in clear. */
+export async function insertRefreshToken(tx: Queryable, userId: string, sessionId: string, parentHash: string | null): Promise<string> {
   const token = randomToken();
   await tx.query(`insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`, [
     hashToken(token),
@@ -43,7 +44,8 @@ async function insertRefreshToken(tx: Queryable, userId: string, sessionId: stri
   return token;
 }
 
-async function sessionBody(deps: AppDeps, user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionBody> {
+/** The session body for a user and session row, with a fresh access token. */
+export async function sessionBody(deps: AppDeps, user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionBody> {
   const { token, exp } = await signAccessToken(deps.keys, deps.config.jwtExpiry, user, session);
   return {
     access_token: token,

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { AuthError } from './auth-errors';
 import type { Authenticated } from './authenticate';
+import { lacksRequiredAal2 } from './mfa-factors';
 import { assertPasswordAcceptable, hashPassword, verifyPassword } from './passwords';
 import { endSessions } from './sessions';
 import { findUserById, normalizeEmail, type UserRow } from './users';
@@ -15,13 +16,18 @@ export type UserUpdate = {
 
 /**
  * PUT /user (supabase-wire §3.8). Everything is checked before anything is written, so a refused
- * request changes nothing. A new password ends every other session of the user; `data` merges
- * into user_metadata, and a key set to null is removed (GoTrue's UpdateUserMetaData).
+ * request changes nothing. With a verified MFA factor, password and e-mail need an aal2 session.
+ * A new password ends every other session of the user; `data` merges into user_metadata, and a
+ * key set to null is removed (GoTrue's UpdateUserMetaData).
  */
 export async function updateUser(deps: AppDeps, who: Authenticated, update: UserUpdate): Promise<UserRow> {
   const { user } = who;
   if (update.appMetadata !== undefined && update.appMetadata !== null) {
     throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
+  }
+  const changesCredentials = !!update.password || (!!update.email && update.email.trim().toLowerCase() !== user.email);
+  if (changesCredentials && (await lacksRequiredAal2(deps.db, user.id, who.sessionId))) {
+    throw new AuthError(401, 'insufficient_aal', 'AAL2 session is required to update email or password when MFA is enabled.');
   }
   if (update.email !== undefined && normalizeEmail(update.email) !== user.email) {
     throw new AuthError(422, 'email_change_not_supported', 'Changing the e-mail address is not supported. Please contact support.');

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { type FactorRow, factorJson, listFactors } from './mfa-factors';
 import type { UserRow } from './users';
 
 type IdentityRow = {
@@ -17,9 +18,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
 
 /**
  * GoTrue's User JSON (supabase-wire §2.5): nullable timestamps are left out when null, `phone` is
- * "" when empty, and identities cross their names over (`identity_id` is the row, `id` the provider id).
+ * "" when empty, identities cross their names over (`identity_id` is the row, `id` the provider id),
+ * and `factors` (unverified ones too) is left out when there are none.
  */
-export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, unknown> {
+export function userJson(u: UserRow, identities: IdentityRow[], factors: FactorRow[] = []): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: u.id,
     aud: u.aud,
@@ -46,6 +48,7 @@ export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, 
       updated_at: iso(i.updated_at),
       email: i.email ?? undefined,
     })),
+    factors: factors.length > 0 ? factors.map(factorJson) : undefined,
     created_at: iso(u.created_at),
     updated_at: iso(u.updated_at),
     banned_until: iso(u.banned_until),
@@ -56,12 +59,12 @@ export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, 
   return body;
 }
 
-/** The user as JSON, with identities read from the database. */
+/** The user as JSON, with identities and MFA factors read from the database. */
 export async function loadUserJson(db: Queryable, u: UserRow): Promise<Record<string, unknown>> {
   const { rows } = await db.query<IdentityRow>(
     `select id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, email
      from auth.identities where user_id = $1 order by created_at`,
     [u.id],
   );
-  return userJson(u, rows);
+  return userJson(u, rows, await listFactors(db, u.id));
 }

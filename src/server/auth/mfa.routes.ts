@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps';
+import { requireApiKey } from '../http/api-key';
+import { clientIp } from '../http/client-ip';
+import { AuthError } from './auth-errors';
+import { type Authenticated, authenticate } from './authenticate';
+import { challengeFactor, enrollFactor, findOwnedFactor, unenrollFactor, verifyFactor } from './mfa';
+import { enforceRequestLimit } from './rate-limits';
+import { optionalString, readJsonObject } from './request-body';
+
+/**
+ * GoTrue's /factors endpoints (TOTP only), mounted under /auth/v1 so that errors reach its
+ * handler: enrol, challenge, verify, unenrol. Listing is GET /user's `factors`.
+ */
+export function mfaRoutes(deps: AppDeps): Hono {
+  const r = new Hono();
+  const ip = (c: Context) => clientIp(c, deps.config.trustProxy);
+  r.use('*', requireApiKey(deps.keys));
+
+  /** GoTrue's requireAuthentication and requireNotAnonymous. */
+  async function caller(c: Context): Promise<Authenticated> {
+    const who = await authenticate(deps, c.req.header('authorization'));
+    if (who.claims.is_anonymous === true) throw new AuthError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
+    return who;
+  }
+
+  r.post('/', async (c) => {
+    const who = await caller(c);
+    const body = await readJsonObject(c);
+    const input = {
+      factorType: optionalString(body, 'factor_type'),
+      friendlyName: optionalString(body, 'friendly_name'),
+      issuer: optionalString(body, 'issuer'),
+    };
+    return c.json(await enrollFactor(deps, who, input));
+  });
+
+  r.post('/:factorId/challenge', async (c) => {
+    const who = await caller(c);
+    const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
+    await enforceRequestLimit(deps, 'factorChallengePerIp', ip(c));
+    return c.json(await challengeFactor(deps, who, factor, ip(c)));
+  });
+
+  r.post('/:factorId/verify', async (c) => {
+    const who = await caller(c);
+    const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
+    await enforceRequestLimit(deps, 'factorVerifyPerIp', ip(c));
+    await enforceRequestLimit(deps, 'factorVerifyPerFactor', factor.id);
+    const body = await readJsonObject(c);
+    const input = { challengeId: optionalString(body, 'challenge_id'), code: optionalString(body, 'code') };
+    return c.json(await verifyFactor(deps, who, factor, input, ip(c)));
+  });
+
+  r.delete('/:factorId', async (c) => {
+    const who = await caller(c);
+    const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
+    return c.json(await unenrollFactor(deps, who, factor));
+  });
+
+  return r;
+}
