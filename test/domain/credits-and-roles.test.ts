@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestUser } from '../helpers/users';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
+});
+afterAll(() => s.stop());
+
+async function ledger(userId: string) {
+  const { rows } = await s.deps.db.query<{ balance: string; n: number }>(
+    `select (select balance from public.user_credits where user_id = $1) as balance,
+            (select count(*)::int from public.credit_transactions where user_id = $1) as n`,
+    [userId],
+  );
+  return rows[0]!;
+}
+
+describe('update_user_credits', () => {
+  it('refuses a positive amount from a user and changes nothing', async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const before = await ledger(u.id);
+    const { data, error, status } = await u.client.rpc('update_user_credits', {
+      p_user_id: u.id, p_amount: 100, p_transaction_type: 'purchase', p_description: 'Free money', p_service_id: null,
+    });
+    expect(data).toBeNull();
+    expect(status).toBe(403);
+    expect(error?.message).toBe('Only the service can add credit');
+    expect(await ledger(u.id)).toEqual(before);
+  });
+
+  it("lets a user lower their own balance, answers false when it is short, and never touches another's", async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const other = await createTestUser(s, { credits: 10 });
+    const charge = (userId: string, amount: number) =>
+      u.client.rpc('update_user_credits', {
+        p_user_id: userId, p_amount: amount, p_transaction_type: 'service_charge', p_description: 'Charge', p_service_id: null,
+      });
+    expect((await charge(u.id, -4)).data).toBe(true);
+    expect(await ledger(u.id)).toEqual({ balance: '6.00', n: 2 });
+    expect((await charge(u.id, -7)).data).toBe(false);
+    expect(await ledger(u.id)).toEqual({ balance: '6.00', n: 2 });
+    const foreign = await charge(other.id, -1);
+    expect(foreign.error?.message).toBe('You can only change your own balance');
+    expect(await ledger(other.id)).toEqual({ balance: '10.00', n: 1 });
+    const odd = await charge(u.id, -0.001);
+    expect(odd.error?.message).toBe('The amount must be a non-zero number of cents');
+  });
+
+  it('lets the service role add credit', async () => {
+    const u = await createTestUser(s);
+    const { data, error } = await s.serviceClient().rpc('update_user_credits', {
+      p_user_id: u.id, p_amount: 25, p_transaction_type: 'purchase', p_description: 'Top-up', p_service_id: null,
+    });
+    expect(error).toBeNull();
+    expect(data).toBe(true);
+    expect(await ledger(u.id)).toEqual({ balance: '25.00', n: 1 });
+  });
+
+  it('keeps the ledger append-only, even for the owner connection', async () => {
+    const u = await createTestUser(s, { credits: 5 });
+    await expect(s.deps.db.query('update public.credit_transactions set amount = 500 where user_id = $1', [u.id])).rejects.toThrow(
+      'The ledger is append-only',
+    );
+    await expect(s.deps.db.query('delete from public.credit_transactions where user_id = $1', [u.id])).rejects.toThrow(
+      'The ledger is append-only',
+    );
+  });
+});
+
+describe('roles', () => {
+  it('is_user_admin and has_dev_access answer for oneself, and for others only to an admin', async () => {
+    const admin = await createTestUser(s, { admin: true });
+    const dev = await createTestUser(s, { devAccess: true });
+    const plain = await createTestUser(s);
+    const ask = async (c: typeof plain.client, fn: string, id: string) => (await c.rpc(fn, { user_uuid: id })).data;
+    expect(await ask(admin.client, 'is_user_admin', admin.id)).toBe(true);
+    expect(await ask(plain.client, 'is_user_admin', plain.id)).toBe(false);
+    expect(await ask(plain.client, 'is_user_admin', admin.id)).toBe(false);
+    expect(await ask(admin.client, 'is_user_admin', plain.id)).toBe(false);
+    expect(await ask(dev.client, 'has_dev_access', dev.id)).toBe(true);
+    expect(await ask(plain.client, 'has_dev_access', plain.id)).toBe(false);
+    expect(await ask(plain.client, 'has_dev_access', dev.id)).toBe(false);
+    expect(await ask(admin.client, 'has_dev_access', admin.id)).toBe(true);
+    expect(await ask(admin.client, 'has_dev_access', dev.id)).toBe(true);
+    expect(await ask(s.client(), 'has_dev_access', dev.id)).toBe(false);
+  });
+
+  it('get_user_stats is for admins only, pages server-side and searches by e-mail', async () => {
+    const admin = await createTestUser(s, { admin: true });
+    const plain = await createTestUser(s, { email: 'needle-user@nodeharbor.test', fullName: 'Needle Person', credits: 10 });
+    const refused = await plain.client.rpc('get_user_stats');
+    expect(refused.status).toBe(403);
+    expect(refused.error?.code).toBe('42501');
+    const anon = await s.client().rpc('get_user_stats');
+    expect(anon.status).toBe(401);
+
+    await plain.client.rpc('create_service_securely', {
+      p_name: 'needle-node', p_description: null, p_api_key: `${'A'.repeat(43)}=`, p_product_id: '00000000-0000-4000-8000-000000000001',
+    });
+    const { data: found } = await admin.client.rpc('get_user_stats', { p_search: 'NEEDLE' });
+    expect(found).toEqual([
+      expect.objectContaining({ email: 'needle-user@nodeharbor.test', full_name: 'Needle Person', active_services_count: 1, total_count: 1 }),
+    ]);
+    const { data: all } = await admin.client.rpc('get_user_stats');
+    const total = (all as { total_count: number }[])[0]!.total_count;
+    const { data: page } = await admin.client.rpc('get_user_stats', { p_limit: 2, p_offset: 1 });
+    expect(page).toHaveLength(Math.min(2, total - 1));
+    const { data: none } = await admin.client.rpc('get_user_stats', { p_search: 'no-such-person' });
+    expect(none).toEqual([]);
+    const { data: wild } = await admin.client.rpc('get_user_stats', { p_search: '%' });
+    expect(wild).toEqual([]);
+    const bad = await admin.client.rpc('get_user_stats', { p_limit: 0 });
+    expect(bad.error?.message).toBe('p_limit must be 1 to 500 and p_offset at least 0');
+  });
+});

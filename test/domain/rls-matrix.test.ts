@@ -1,0 +1,129 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+
+type Actor = 'anon' | 'userA' | 'userB' | 'admin';
+type Op = 'select' | 'insert' | 'update' | 'delete';
+const ACTORS: Actor[] = ['anon', 'userA', 'userB', 'admin'];
+const OPS: Op[] = ['select', 'insert', 'update', 'delete'];
+
+/**
+ * The intended matrix: who may do what to the row that belongs to user A (for products, a plan;
+ * for admin_users, the admin's own row). Everything not listed is refused. Money, services and
+ * memberships are written only by SECURITY DEFINER functions, so no actor writes them directly.
+ */
+const allowed: Record<string, Partial<Record<Op, Actor[]>>> = {
+  products: { select: ['anon', 'userA', 'userB', 'admin'] },
+  profiles: { select: ['userA'], update: ['userA'] },
+  user_credits: { select: ['userA'] },
+  credit_transactions: { select: ['userA'] },
+  credit_purchases: { select: ['userA'] },
+  services: { select: ['userA'] },
+  contact_messages: { select: ['admin'] },
+  admin_users: { select: ['admin'] },
+  dev_access_users: { select: ['userA'] },
+};
+
+let s: TestServer;
+let a: TestUser;
+let b: TestUser;
+let admin: TestUser;
+let clients: Record<Actor, SupabaseClient>;
+const target: Record<string, Record<string, string>> = {};
+const insertRow: Record<string, () => Record<string, unknown>> = {};
+const updateRow: Record<string, Record<string, unknown>> = {};
+
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
+  a = await createTestUser(s, { credits: 20, devAccess: true });
+  b = await createTestUser(s, { credits: 20 });
+  admin = await createTestUser(s, { admin: true });
+  clients = { anon: s.client(), userA: a.client, userB: b.client, admin: admin.client };
+  const svc = await a.client.rpc('create_service_securely', { p_name: 'matrix', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { rows: tx } = await s.deps.db.query<{ id: string }>('select id from public.credit_transactions where user_id = $1 limit 1', [a.id]);
+  const { rows: purchase } = await s.deps.db.query<{ id: string }>(
+    `insert into public.credit_purchases (user_id, amount, provider, provider_order_id) values ($1, 10, 'test', 'order-1') returning id`,
+    [a.id],
+  );
+  const { rows: message } = await s.deps.db.query<{ id: string }>(
+    `insert into public.contact_messages (name, email, topic, message) values ('Ann', 'ann@x.test', 'sales', 'Hello there, world') returning id`,
+  );
+  Object.assign(target, {
+    products: { id: TOWN_STAR },
+    profiles: { id: a.id },
+    user_credits: { user_id: a.id },
+    credit_transactions: { id: tx[0]!.id },
+    credit_purchases: { id: purchase[0]!.id },
+    services: { id: (svc.data as { id: string }).id },
+    contact_messages: { id: message[0]!.id },
+    admin_users: { user_id: admin.id },
+    dev_access_users: { user_id: a.id },
+  });
+  // Rows that would be valid if the actor were allowed to write them.
+  Object.assign(insertRow, {
+    products: () => ({ name: 'Pirate plan', price: 0 }),
+    profiles: () => ({ id: b.id, full_name: 'Forged' }),
+    user_credits: () => ({ user_id: b.id, balance: 1000 }),
+    credit_transactions: () => ({ user_id: b.id, type: 'purchase', description: 'Forged', amount: 1000, idempotency_key: crypto.randomUUID() }),
+    credit_purchases: () => ({ user_id: b.id, amount: 10, provider: 'test' }),
+    services: () => ({ user_id: b.id, name: 'forged', product_id: TOWN_STAR }),
+    contact_messages: () => ({ name: 'Bob', email: 'bob@x.test', topic: 'support', message: 'Forged message text' }),
+    admin_users: () => ({ user_id: b.id }),
+    dev_access_users: () => ({ user_id: b.id }),
+  });
+  Object.assign(updateRow, {
+    products: { price: 0 },
+    profiles: { full_name: 'Changed' },
+    user_credits: { balance: 1000 },
+    credit_transactions: { amount: 1000 },
+    credit_purchases: { status: 'completed' },
+    services: { is_installed: true },
+    contact_messages: { message: 'Changed message text' },
+    admin_users: { created_at: new Date().toISOString() },
+    dev_access_users: { created_at: new Date().toISOString() },
+  });
+});
+afterAll(() => s.stop());
+
+/** Whether the actor was allowed: the row came back (select/update/delete), or the insert was not refused. */
+async function attempt(c: SupabaseClient, table: string, op: Op): Promise<boolean> {
+  const match = target[table]!;
+  if (op === 'select') {
+    const { data } = await c.from(table).select('*').match(match);
+    return (data?.length ?? 0) === 1;
+  }
+  if (op === 'insert') {
+    const { error, status } = await c.from(table).insert(insertRow[table]!());
+    // Refused means a permission error (42501: no grant, or the row-level policy said no).
+    return !(error && (error.code === '42501' || status === 401 || status === 403));
+  }
+  const q = op === 'update' ? c.from(table).update(updateRow[table]!).match(match) : c.from(table).delete().match(match);
+  const { data } = await q.select();
+  return (data?.length ?? 0) === 1;
+}
+
+describe('row-level security matrix', () => {
+  for (const table of Object.keys(allowed)) {
+    it(`${table}: exactly the intended actors may select, insert, update, delete`, async () => {
+      const got: Record<string, Actor[]> = {};
+      const want: Record<string, Actor[]> = {};
+      // Deletes last: an allowed one would remove the row the other checks look at.
+      for (const op of OPS) {
+        got[op] = [];
+        want[op] = allowed[table]![op] ?? [];
+        for (const actor of ACTORS) if (await attempt(clients[actor], table, op)) got[op].push(actor);
+      }
+      expect(got).toEqual(want);
+    });
+  }
+
+  it('left the money and the services as they were', async () => {
+    const { rows } = await s.deps.db.query<{ balance: string }>('select balance from public.user_credits where user_id = $1', [b.id]);
+    expect(rows[0]!.balance).toBe('20.00');
+    const { rows: admins } = await s.deps.db.query('select user_id from public.admin_users');
+    expect(admins).toEqual([{ user_id: admin.id }]);
+    const { rows: forged } = await s.deps.db.query(`select 1 from private.services where name = 'forged'`);
+    expect(forged).toEqual([]);
+  });
+});
