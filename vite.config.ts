@@ -1,0 +1,19 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  root: src('./src/web'),
+  publicDir: src('./src/web/public'),
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': src('./src/web'), '@shared': src('./src/shared') } },
+  build: { outDir: src('./dist/web'), emptyOutDir: true },
+  // npm run dev: the API runs on 8080; Vite proxies to it.
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(['/auth', '/rest', '/functions', '/config.json', '/healthz'].map((p) => [p, 'http://localhost:8080'])),
+  },
+});
