@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/server/db/database';
-import { migrate } from '../src/server/db/migrate';
 import { hitRateLimit } from '../src/server/http/rate-limit';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 
@@ -10,7 +9,6 @@ describe('hitRateLimit', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     db = t.db;
-    await migrate(db, { platform: true });
   });
   afterAll(async () => {
     await db.close();

@@ -122,26 +122,20 @@ $$;
 
 -- ---------------------------------------------------------------- roles
 
+-- One may ask about oneself; only an admin may ask about someone else.
+create function private.may_ask_about(p_user_id uuid) returns boolean
+language sql stable security definer set search_path = ''
+as $$ select auth.uid() is not null and (p_user_id = auth.uid() or private.is_admin(auth.uid())) $$;
+
 create function public.is_user_admin(user_uuid uuid) returns boolean
 language sql stable security definer set search_path = ''
-as $$
-  -- One may ask about oneself; only an admin may ask about someone else.
-  select case
-    when auth.uid() is null then false
-    when user_uuid = auth.uid() or private.is_admin(auth.uid()) then private.is_admin(user_uuid)
-    else false
-  end
-$$;
+as $$ select private.may_ask_about(user_uuid) and private.is_admin(user_uuid) $$;
 
 create function public.has_dev_access(user_uuid uuid) returns boolean
 language sql stable security definer set search_path = ''
 as $$
-  select case
-    when auth.uid() is null then false
-    when user_uuid = auth.uid() or private.is_admin(auth.uid()) then
-      private.is_admin(user_uuid) or exists (select 1 from public.dev_access_users where user_id = user_uuid)
-    else false
-  end
+  select private.may_ask_about(user_uuid)
+     and (private.is_admin(user_uuid) or exists (select 1 from public.dev_access_users where user_id = user_uuid))
 $$;
 
 -- ---------------------------------------------------------------- admin

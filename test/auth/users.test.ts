@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database';
-import { migrate } from '../../src/server/db/migrate';
 import { createUser, findUserByEmail, findUserById, setPassword } from '../../src/server/auth/users';
 import { verifyPassword } from '../../src/server/auth/passwords';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -11,7 +10,6 @@ describe('users', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     db = t.db;
-    await migrate(db, { platform: true });
   });
   afterAll(async () => {
     await db.close();

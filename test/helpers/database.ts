@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../../src/server/db/database';
+import { migrate } from '../../src/server/db/migrate';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 
@@ -20,7 +21,10 @@ function pgliteSnapshot(): Blob {
 
 export type TestDatabase = { db: Database; url?: string; drop(): Promise<void> };
 
-/** A fresh database for one test file: an in-memory PGlite, or a new database on the test PostgreSQL. */
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite from the snapshot, or a new
+ * database on the test PostgreSQL.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DB === 'pglite') {
     const db = await openPglite(undefined, pgliteSnapshot());
@@ -34,6 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 10);
+  await migrate(db, { platform: true });
   return {
     db,
     url: url.toString(),
