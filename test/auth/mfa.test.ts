@@ -109,6 +109,10 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     const { rows } = await t.deps.db.query<{ secret: string }>(`select secret from auth.mfa_factors where user_id = $1`, [user.id]);
     expect(rows[0]!.secret).not.toContain(f.totp.secret);
     expect(JSON.parse(rows[0]!.secret)).toMatchObject({ alg: 'aes-gcm-hkdf', nonce: expect.any(String), data: expect.any(String) });
+
+    // The client may name the issuer its users see in their authenticator app.
+    const named = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Named', issuer: 'NodeHarbor' });
+    expect(named.data!.totp.uri.startsWith(`otpauth://totp/NodeHarbor:${encodeURIComponent(email)}?`)).toBe(true);
   });
 
   it('verifies a code: the session becomes aal2 with totp in amr, and the factor verified', async () => {
@@ -307,6 +311,8 @@ describe('TOTP two-factor authentication through supabase-js', () => {
       ['/factors', { body: { factor_type: 'webauthn' } }, 422, 'mfa_webauthn_enroll_not_enabled'],
       ['/factors', { body: { factor_type: 'totp', friendly_name: 'First' } }, 422, 'mfa_factor_name_conflict'],
       ['/factors', { body: { factor_type: 'totp', friendly_name: 7 } }, 400, 'bad_json'],
+      ['/factors', { body: { factor_type: 'totp', friendly_name: 'x'.repeat(256) } }, 400, 'validation_failed'],
+      ['/factors', { body: { factor_type: 'totp', friendly_name: 'Other', issuer: '😀'.repeat(65) } }, 400, 'validation_failed'],
       ['/factors', { body: '{"factor_type":' }, 400, 'bad_json'],
       [`/factors/not-a-uuid/challenge`, { body: {} }, 404, 'validation_failed'],
       [`/factors/${crypto.randomUUID()}/challenge`, { body: {} }, 404, 'mfa_factor_not_found'],

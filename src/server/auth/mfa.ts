@@ -65,6 +65,9 @@ export async function enrollFactor(deps: AppDeps, who: Authenticated, input: Enr
   if (input.factorType !== 'totp') throw validationFailed('factor_type needs to be totp, phone, or webauthn');
   const friendlyName = input.friendlyName ?? '';
   const issuer = input.issuer || new URL(deps.config.publicUrl).host;
+  // Not limited by GoTrue; bounded here so the name fits its unique index and the URI its QR code.
+  if ([...friendlyName].length > 255) throw validationFailed('friendly_name is too long (at most 255 characters)');
+  if ([...issuer].length > 64) throw validationFailed('issuer is too long (at most 64 characters)');
   const { user } = who;
   const id = randomUUID();
   const totp = await newTotp(issuer, user.email ?? user.phone ?? '');
