@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canFund,
+  changePasswordSchema,
+  contactSchema,
+  createServiceError,
+  extendCost,
+  extendMonthChoices,
+  messages,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+  topUpSchema,
+  type CreateServiceInput,
+} from './validation';
+
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0]!.message);
+
+describe('form rules of spec §5', () => {
+  it('contact form', () => {
+    const ok = { name: 'Ada', email: 'ada@example.com', topic: 'sales', message: 'Hello, I have a question.', honeypot: '' };
+    expect(firstMessage(contactSchema.safeParse(ok))).toBeNull();
+    expect(firstMessage(contactSchema.safeParse({ ...ok, name: 'A' }))).toBe(messages.contactNameShort);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, name: 'A'.repeat(101) }))).toBe(messages.contactNameLong);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, email: 'ada@' }))).toBe(messages.email);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, topic: '' }))).toBe(messages.topic);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, message: 'Too short' }))).toBe(messages.contactMessageShort);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, message: 'x'.repeat(1001) }))).toBe(messages.contactMessageLong);
+    expect(firstMessage(contactSchema.safeParse({ ...ok, honeypot: 'http://spam' }))).toBe(messages.bot);
+  });
+
+  it('register, reset password, sign-in and settings password', () => {
+    const reg = { email: 'a@b.co', password: 'secret1', confirmPassword: 'secret1', fullName: 'Ada' };
+    expect(firstMessage(signUpSchema.safeParse(reg))).toBeNull();
+    expect(firstMessage(signUpSchema.safeParse({ ...reg, confirmPassword: 'other1' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(signUpSchema.safeParse({ ...reg, fullName: ' ' }))).toBe(messages.fullNameRequired);
+    expect(firstMessage(resetPasswordSchema.safeParse({ password: '12345', confirmPassword: '12345' }))).toBe(messages.resetPasswordShort);
+    expect(firstMessage(resetPasswordSchema.safeParse({ password: '123456', confirmPassword: '654321' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(signInSchema.safeParse({ email: '', password: '' }))).toBe(messages.credentialsMissing);
+    const pw = { currentPassword: 'anything', newPassword: '12345', confirmPassword: '12345' };
+    expect(firstMessage(changePasswordSchema.safeParse(pw))).toBe(messages.settingsPasswordShort);
+    expect(firstMessage(changePasswordSchema.safeParse({ ...pw, newPassword: '123456', confirmPassword: '1234567' }))).toBe(messages.passwordsMismatch);
+  });
+
+  it('top-up: minimum $1 in cents', () => {
+    expect(firstMessage(topUpSchema.safeParse({ amount: 0.99 }))).toBe(messages.topUpMin);
+    expect(firstMessage(topUpSchema.safeParse({ amount: 1 }))).toBeNull();
+    expect(firstMessage(topUpSchema.safeParse({ amount: 12.34 }))).toBeNull();
+    expect(topUpSchema.safeParse({ amount: 1.001 }).success).toBe(false);
+  });
+});
+
+describe('create submit checks, in the order of spec §5', () => {
+  const valid: CreateServiceInput = {
+    loggedIn: true, name: 'node-1', apiKey: `${'A'.repeat(43)}=`, productId: 'p', properties: null, price: 10, balance: 10, reusableAvailable: false,
+  };
+  it.each<[Partial<CreateServiceInput>, string | null]>([
+    [{}, null],
+    [{ loggedIn: false, name: '' }, messages.notLoggedIn],
+    [{ name: '', apiKey: '' }, messages.serviceNameRequired],
+    [{ name: 'a b', apiKey: '' }, messages.serviceNameSpaces],
+    [{ apiKey: '', productId: null }, messages.apiKeyRequired],
+    [{ productId: null, apiKey: 'bad' }, messages.planRequired],
+    [{ apiKey: 'bad', balance: 0 }, messages.apiKeyInvalid],
+    [{ balance: 9.99 }, messages.insufficientFunds],
+    [{ balance: 0, reusableAvailable: true }, null],
+    [{ balance: 0, price: 0 }, null],
+  ])('%j → %s', (change, expected) => {
+    expect(createServiceError({ ...valid, ...change })).toBe(expected);
+  });
+
+  it('funding rule', () => {
+    expect(canFund({ price: 10, balance: 10, reusableAvailable: false })).toBe(true);
+    expect(canFund({ price: 10, balance: 9, reusableAvailable: false })).toBe(false);
+  });
+});
+
+describe('extension choices of spec §9', () => {
+  it('monthly: 1 to 6 months at price × months; quarterly: 3 or 6 months at price × units', () => {
+    expect(extendMonthChoices('1 MONTH')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(extendMonthChoices('3 MONTH')).toEqual([3, 6]);
+    expect(extendCost(10, '1 MONTH', 3)).toBe(30);
+    expect(extendCost(30, '3 MONTH', 6)).toBe(60);
+    expect(messages.insufficientCreditsDetail(20, 5)).toBe('You need $20.00 but only have $5.00');
+  });
+});
