@@ -1,7 +1,23 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppDeps } from '../deps';
+import { requireApiKey } from '../http/api-key';
+import { contactForm } from './contact-form';
+import { fail } from './function-response';
+import { sendSqsMessage } from './send-sqs-message';
+
+const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
+  'contact-form': contactForm,
+  'send-sqs-message': sendSqsMessage,
+};
 
 /** /functions/v1/<name>: one file per function. */
-export function functionRoutes(_deps: AppDeps): Hono {
-  return new Hono();
+export function functionRoutes(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.use('*', requireApiKey(deps.keys));
+  app.post('/:name', (c) => {
+    const fn = functions[c.req.param('name')];
+    return fn ? fn(deps, c) : fail(c, 404, 'Function not found');
+  });
+  app.all('*', (c) => fail(c, 405, 'Functions are called with POST'));
+  return app;
 }

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import { contactSchema, messages } from '../../shared/validation';
+import type { AppDeps } from '../deps';
+import { clientIp } from '../http/client-ip';
+import { hitRateLimit } from '../http/rate-limit';
+import { escapeHtml, fail, jsonBody } from './function-response';
+
+/** Five messages per address every ten minutes is plenty for a person and too few for a flood. */
+const LIMIT = { max: 5, windowSeconds: 600 };
+
+/** The contact form of spec §5: validated by the shared rules, stored, and copied to CONTACT_TO. */
+export async function contactForm(deps: AppDeps, c: Context) {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, 'Invalid JSON body');
+  // A filled honeypot is a bot: refuse before anything else, store nothing.
+  if (typeof body.honeypot === 'string' && body.honeypot !== '') return fail(c, 400, messages.bot);
+  const parsed = contactSchema.safeParse(body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    return fail(c, 400, issues[0]!.message, { issues });
+  }
+  if (deps.config.rateLimitsEnabled) {
+    const wait = await hitRateLimit(deps.db, `contact:ip:${clientIp(c, deps.config.trustProxy)}`, LIMIT);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return fail(c, 429, `Too many messages. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+    }
+  }
+  const m = parsed.data;
+  await deps.db.query('insert into public.contact_messages (name, email, topic, message) values ($1, $2, $3, $4)', [
+    m.name,
+    m.email,
+    m.topic,
+    m.message,
+  ]);
+  if (deps.config.contactTo) {
+    await deps.mailer.send({
+      to: deps.config.contactTo,
+      subject: `Contact form (${m.topic}): ${m.name}`,
+      text: `From: ${m.name} <${m.email}>\nTopic: ${m.topic}\n\n${m.message}\n`,
+      html: `<p>From: ${escapeHtml(m.name)} &lt;${escapeHtml(m.email)}&gt;<br>Topic: ${escapeHtml(m.topic)}</p><p>${escapeHtml(m.message).replace(/\n/g, '<br>')}</p>`,
+    });
+  }
+  return c.json({ success: true });
+}

@@ -1,0 +1,49 @@
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps';
+import { CallerError, getCaller } from '../http/caller';
+import { escapeHtml, fail, jsonBody } from './function-response';
+
+const mails = {
+  service_created: (name: string) => ({
+    subject: `Your service ${name} is being set up`,
+    text: `Your service ${name} is installing. It will be active within about 10 minutes; you can follow it on your dashboard.`,
+  }),
+  service_deleted: (name: string) => ({
+    subject: `Your service ${name} has been deleted`,
+    text: `Your service ${name} has been moved to trash. If its paid period has not ended, you can reuse it for a new service from Billing.`,
+  }),
+} as const;
+
+/**
+ * The service e-mails of spec §7 (the name is kept for compatibility). Mail goes only to the
+ * signed-in caller's own address, about one of their own services: never to a `userEmail` given
+ * in the body, so the function cannot be used to send mail to strangers.
+ */
+export async function sendSqsMessage(deps: AppDeps, c: Context) {
+  let userId: string | undefined;
+  try {
+    const caller = await getCaller(c, deps.keys);
+    userId = caller.role === 'authenticated' ? caller.userId : undefined;
+  } catch (e) {
+    if (!(e instanceof CallerError)) throw e;
+  }
+  if (!userId) return fail(c, 401, 'Authentication required');
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, 'Invalid JSON body');
+  const eventType = body.eventType ?? 'service_created';
+  if (eventType !== 'service_created' && eventType !== 'service_deleted') {
+    return fail(c, 400, 'eventType must be service_created or service_deleted');
+  }
+  const serviceId = (body.serviceData as { id?: unknown } | null | undefined)?.id;
+  if (typeof serviceId !== 'string' || !/^[0-9a-f-]{36}$/i.test(serviceId)) return fail(c, 400, 'serviceData.id is required');
+  const { rows } = await deps.db.query<{ name: string; email: string | null }>(
+    `select s.name, u.email from private.services s join auth.users u on u.id = s.user_id where s.id = $1 and s.user_id = $2`,
+    [serviceId, userId],
+  );
+  const found = rows[0];
+  if (!found) return fail(c, 404, 'Service not found');
+  if (!found.email) return fail(c, 400, 'Your account has no e-mail address');
+  const mail = mails[eventType](found.name);
+  await deps.mailer.send({ to: found.email, subject: mail.subject, text: mail.text, html: `<p>${escapeHtml(mail.text)}</p>` });
+  return c.json({ success: true });
+}
