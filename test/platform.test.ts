@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/server/bootstrap';
+import { loadConfig } from '../src/server/env';
+import { createTestDatabase } from './helpers/database';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('platform', () => {
@@ -91,5 +97,18 @@ describe('platform HTTP behaviour', () => {
   it('sends HSTS only when the request came over https', async () => {
     const r = await fetch(`${s.url}/healthz`, { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(r.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});
+
+describe('the encryption key', () => {
+  it('cannot change once the database holds secrets encrypted with it', async () => {
+    const t = await createTestDatabase();
+    const config = (key: string) =>
+      loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-key-')), JWT_SECRET: 'j'.repeat(32), ENCRYPTION_KEY: key, LOG_LEVEL: 'silent' });
+    await bootstrap(config('k'.repeat(32)), { db: t.db });
+    await bootstrap(config('k'.repeat(32)), { db: t.db });
+    // A refused start closes the database it opened.
+    await expect(bootstrap(config('x'.repeat(32)), { db: t.db })).rejects.toThrow(/ENCRYPTION_KEY is not the key this database was set up with/);
+    await t.drop();
   });
 });

@@ -4,7 +4,7 @@ import { openDatabase } from './db/open';
 import { seed } from './db/seed';
 import type { AppDeps } from './deps';
 import { createKeys } from './auth/tokens';
-import type { Config } from './env';
+import { ConfigError, type Config } from './env';
 import { createLogger, type Logger } from './http/logger';
 import { resolveSecrets } from './local-secrets';
 import { createMailer } from './mail/mailer';
@@ -20,11 +20,7 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   try {
     await migrate(db, { platform: true });
     await seed(db);
-    await db.query(
-      `insert into nodeharbor.settings (key, value) values ('encryption_key', $1)
-       on conflict (key) do update set value = excluded.value`,
-      [secrets.encryptionKey],
-    );
+    await keepEncryptionKey(db, secrets.encryptionKey);
   } catch (e) {
     await db.close();
     throw e;
@@ -32,4 +28,22 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   const keys = await createKeys(secrets.jwtSecret, `${config.publicUrl}/auth/v1`);
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   return { config, db, keys, logger, mailer };
+}
+
+/**
+ * Stores the key that encrypts API keys and TOTP secrets, once. A different key later would make
+ * every stored secret unreadable, so the start is refused instead.
+ */
+async function keepEncryptionKey(db: Database, key: string): Promise<void> {
+  const { rows } = await db.query<{ value: string }>(
+    `insert into nodeharbor.settings (key, value) values ('encryption_key', $1)
+     on conflict (key) do update set key = excluded.key
+     returning value`,
+    [key],
+  );
+  if (rows[0]!.value !== key) {
+    throw new ConfigError([
+      'ENCRYPTION_KEY is not the key this database was set up with: stored API keys could not be read. Set it back to the original key.',
+    ]);
+  }
 }
