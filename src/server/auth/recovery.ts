@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
+import { escapeHtml } from '../mail/escape-html';
 import { hashToken, randomToken } from './sessions';
 import { findUserByEmail } from './users';
 
@@ -79,8 +80,4 @@ export async function redeemRecoveryToken(deps: AppDeps, token: string): Promise
     [hashToken(token), RECOVERY_TTL_SECONDS],
   );
   return rows[0]?.id ?? null;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -3,7 +3,8 @@ import { contactSchema, messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
 import { hitRateLimit } from '../http/rate-limit';
-import { escapeHtml, fail, jsonBody } from './function-response';
+import { escapeHtml } from '../mail/escape-html';
+import { fail, jsonBody } from './function-response';
 
 /** Five messages per address every ten minutes is plenty for a person and too few for a flood. */
 const LIMIT = { max: 5, windowSeconds: 600 };

@@ -18,7 +18,3 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown> | un
     return undefined;
   }
 }
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { CallerError, getCaller } from '../http/caller';
-import { escapeHtml, fail, jsonBody } from './function-response';
+import { escapeHtml } from '../mail/escape-html';
+import { fail, jsonBody } from './function-response';
 
 const mails = {
   service_created: (name: string) => ({
