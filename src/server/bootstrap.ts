@@ -11,7 +11,7 @@ import { createMailer } from './mail/mailer';
 
 /**
  * Opens the database, applies migrations and seeds, and builds the shared dependencies.
- * main.ts, worker.ts, cli.ts and the tests all start here.
+ * main.ts, cli.ts and the tests all start here.
  */
 export async function bootstrap(config: Config, opts: { db?: Database; logger?: Logger } = {}): Promise<AppDeps> {
   const logger = opts.logger ?? createLogger(config.logLevel);
