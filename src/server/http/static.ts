@@ -30,7 +30,12 @@ export function mountStatic(app: Hono, dir: string): void {
     return existsSync(abs) && statSync(abs).isFile() ? abs : undefined;
   };
   app.on(['GET', 'HEAD'], '*', (c) => {
-    const path = decodeURIComponent(c.req.path);
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path);
+    } catch {
+      return c.text('Bad request', 400);
+    }
     const hit = file(path) ?? file(join(path, 'index.html')) ?? file('index.html');
     if (!hit) return c.text('The web app is not built. Run npm run build.', 404);
     const immutable = path.startsWith('/assets/');

@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mountStatic } from './static';
+
+describe('serving the built front end', () => {
+  const app = new Hono();
+  beforeAll(() => {
+    const root = mkdtempSync(join(tmpdir(), 'nh-web-'));
+    const dir = join(root, 'web');
+    mkdirSync(join(dir, 'about'), { recursive: true });
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<div id="root"></div>');
+    writeFileSync(join(dir, 'about', 'index.html'), '<h1>About</h1>');
+    writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
+    writeFileSync(join(root, 'secret.txt'), 'do not serve');
+    mountStatic(app, dir);
+  });
+
+  it('serves files, with long caching for hashed assets', async () => {
+    const r = await app.request('/assets/app-1234.js');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(r.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('serves a prerendered route, and the app shell for any other path', async () => {
+    expect(await (await app.request('/about')).text()).toBe('<h1>About</h1>');
+    const deep = await app.request('/dashboard/services');
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe('<div id="root"></div>');
+    expect(deep.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('never leaves its folder, and refuses a malformed path', async () => {
+    expect(await (await app.request('/../secret.txt')).text()).not.toContain('do not serve');
+    expect(await (await app.request('/%2e%2e/secret.txt')).text()).not.toContain('do not serve');
+    expect((await app.request('/%E0%A4%A')).status).toBe(400);
+  });
+});
