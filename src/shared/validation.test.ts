@@ -59,6 +59,7 @@ describe('create submit checks, in the order of spec §5', () => {
     [{ loggedIn: false, name: '' }, messages.notLoggedIn],
     [{ name: '', apiKey: '' }, messages.serviceNameRequired],
     [{ name: 'a b', apiKey: '' }, messages.serviceNameSpaces],
+    [{ name: 'Node-1', existingNames: ['other', 'NODE-1'], apiKey: '' }, messages.serviceNameTaken],
     [{ apiKey: '', productId: null }, messages.apiKeyRequired],
     [{ productId: null, apiKey: 'bad' }, messages.planRequired],
     [{ apiKey: 'bad', balance: 0 }, messages.apiKeyInvalid],

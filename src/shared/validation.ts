@@ -111,11 +111,19 @@ export const changePasswordSchema = z
 
 // ---------------------------------------------------------------- services
 
+/**
+ * Lengths count characters (code points), as SQL's char_length does, so that "a😀" is two long on
+ * both sides. Whitespace is JavaScript's \s, spelled out so that the SQL can use the same set
+ * whatever the database's locale.
+ */
+const length = (s: string) => Array.from(s).length;
+const WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
 /** The first broken service-name rule, in spec order, or null when the name is valid. */
 export function serviceNameError(name: string): string | null {
-  if (name.length < SERVICE_NAME_MIN) return messages.serviceNameShort;
-  if (name.length > SERVICE_NAME_MAX) return messages.serviceNameLong;
-  if (/\s/.test(name)) return messages.serviceNameSpaces;
+  if (length(name) < SERVICE_NAME_MIN) return messages.serviceNameShort;
+  if (length(name) > SERVICE_NAME_MAX) return messages.serviceNameLong;
+  if (WHITESPACE.test(name)) return messages.serviceNameSpaces;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) return messages.serviceNameChars;
   if (/^[-_]|[-_]$/.test(name)) return messages.serviceNameEdges;
   return null;
@@ -153,14 +161,14 @@ export function parseProperties(text: string | null | undefined): ProductPropert
 export function apiKeyError(key: string, properties: ProductProperties | null): string | null {
   const rule = properties?.data_validation;
   if (!rule) {
-    if (key.length < DEFAULT_API_KEY_MIN || key.length > DEFAULT_API_KEY_MAX) return messages.apiKeyDefaultLength;
-    if (/\s/.test(key)) return messages.apiKeySpaces;
+    if (length(key) < DEFAULT_API_KEY_MIN || length(key) > DEFAULT_API_KEY_MAX) return messages.apiKeyDefaultLength;
+    if (WHITESPACE.test(key)) return messages.apiKeySpaces;
     if (!key.endsWith(DEFAULT_API_KEY_ENDING)) return messages.apiKeyDefaultEnding;
     if (!/^[A-Za-z0-9+/=]+$/.test(key)) return messages.apiKeyChars;
     return null;
   }
-  if (rule.minimum_length !== undefined && key.length < rule.minimum_length) return messages.apiKeyMin(rule.minimum_length);
-  if (rule.maximum_length !== undefined && key.length > rule.maximum_length) return messages.apiKeyMax(rule.maximum_length);
+  if (rule.minimum_length !== undefined && length(key) < rule.minimum_length) return messages.apiKeyMin(rule.minimum_length);
+  if (rule.maximum_length !== undefined && length(key) > rule.maximum_length) return messages.apiKeyMax(rule.maximum_length);
   if (rule.valid_chars !== undefined && !new RegExp(`^[${rule.valid_chars}]*$`).test(key)) {
     return properties?.data_description || messages.apiKeyChars;
   }
@@ -174,6 +182,8 @@ export type CreateServiceInput = {
   apiKey: string;
   productId: string | null;
   properties: ProductProperties | null;
+  /** Names of the user's services that are not deleted: a new name must differ, whatever its case. */
+  existingNames?: readonly string[];
   /** Price of the chosen plan, balance, and whether an unused purchased service of it exists. */
   price: number;
   balance: number;
@@ -186,6 +196,7 @@ export function createServiceError(i: CreateServiceInput): string | null {
   if (i.name.trim() === '') return messages.serviceNameRequired;
   const nameError = serviceNameError(i.name);
   if (nameError) return nameError;
+  if (i.existingNames?.some((n) => n.toLowerCase() === i.name.toLowerCase())) return messages.serviceNameTaken;
   if (i.apiKey === '') return messages.apiKeyRequired;
   if (!i.productId) return messages.planRequired;
   if (apiKeyError(i.apiKey, i.properties)) return messages.apiKeyInvalid;
