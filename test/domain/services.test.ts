@@ -18,8 +18,10 @@ async function balance(u: TestUser): Promise<number> {
   const { data } = await u.client.from('user_credits').select('balance').eq('user_id', u.id).single();
   return Number((data as { balance: number }).balance);
 }
+/** What the worker does when a node is up: through the API, as the service role. */
 async function install(id: string) {
-  await s.deps.db.query('select private.complete_service_installation($1)', [id]);
+  const { data, error } = await s.serviceClient().rpc('complete_service_installation', { p_service_id: id });
+  expect({ data, error }).toEqual({ data: true, error: null });
 }
 
 describe('create_service_securely', () => {
@@ -33,27 +35,36 @@ describe('create_service_securely', () => {
 
   it('answers every spec §5 message, in order, and changes nothing', async () => {
     const u = await createTestUser(s, { credits: 100 });
-    const cases: [string, string, string | null, string][] = [
-      ['', GALA_KEY, TOWN_STAR, messages.serviceNameRequired],
-      ['   ', GALA_KEY, TOWN_STAR, messages.serviceNameRequired],
-      ['ab', GALA_KEY, TOWN_STAR, messages.serviceNameShort],
-      ['abcdefghijklmnopq', GALA_KEY, TOWN_STAR, messages.serviceNameLong],
-      ['my node', GALA_KEY, TOWN_STAR, messages.serviceNameSpaces],
-      ['node$', GALA_KEY, TOWN_STAR, messages.serviceNameChars],
-      ['_node', GALA_KEY, TOWN_STAR, messages.serviceNameEdges],
-      ['node1', '', TOWN_STAR, messages.apiKeyRequired],
-      ['node1', GALA_KEY, null, messages.planRequired],
-      ['node1', GALA_KEY, '00000000-0000-4000-8000-0000000000ff', messages.planRequired],
-      ['node1', 'short=', TOWN_STAR, messages.apiKeyDefaultLength],
-      ['node1', GALA_KEY, MASTER_NODE, 'The licence key contains only letters, digits and hyphens'],
+    expect((await create(u, 'Taken-1')).error).toBeNull();
+    const key = messages.apiKeyInvalid;
+    const cases: [string, string, string | null, string, string | null][] = [
+      ['', GALA_KEY, TOWN_STAR, messages.serviceNameRequired, null],
+      ['   ', '', null, messages.serviceNameRequired, null],
+      ['ab', '', null, messages.serviceNameShort, null],
+      ['abcdefghijklmnopq', GALA_KEY, TOWN_STAR, messages.serviceNameLong, null],
+      ['my node', GALA_KEY, TOWN_STAR, messages.serviceNameSpaces, null],
+      ['node$', GALA_KEY, TOWN_STAR, messages.serviceNameChars, null],
+      ['_node', GALA_KEY, TOWN_STAR, messages.serviceNameEdges, null],
+      // Uniqueness is part of "name valid" (step 3): it comes before the key and the plan.
+      ['taken-1', '', null, messages.serviceNameTaken, null],
+      ['node1', '', null, messages.apiKeyRequired, null],
+      ['node1', 'short=', null, messages.planRequired, null],
+      ['node1', GALA_KEY, '00000000-0000-4000-8000-0000000000ff', messages.planRequired, null],
+      ['node1', 'short=', TOWN_STAR, key, messages.apiKeyDefaultLength],
+      [`node1`, `${'A'.repeat(21)} ${'A'.repeat(21)}=`, TOWN_STAR, key, messages.apiKeySpaces],
+      ['node1', 'A'.repeat(44), TOWN_STAR, key, messages.apiKeyDefaultEnding],
+      ['node1', `${'A'.repeat(42)}-=`, TOWN_STAR, key, messages.apiKeyChars],
+      ['node1', 'MN-1', MASTER_NODE, key, messages.apiKeyMin(20)],
+      ['node1', 'M'.repeat(65), MASTER_NODE, key, messages.apiKeyMax(64)],
+      ['node1', GALA_KEY, MASTER_NODE, key, 'The licence key contains only letters, digits and hyphens'],
     ];
-    for (const [name, key, product, message] of cases) {
-      const { error, status } = await create(u, name, key, product);
-      expect({ name, key, message: error?.message, status }).toEqual({ name, key, message, status: 400 });
+    for (const [name, apiKey, product, message, details] of cases) {
+      const { error, status } = await create(u, name, apiKey, product);
+      expect({ name, apiKey, message: error?.message, details: error?.details ?? null, status }).toEqual({ name, apiKey, message, details, status: 400 });
     }
-    expect(await balance(u)).toBe(100);
-    const { data } = await u.client.from('services').select('id');
-    expect(data).toEqual([]);
+    expect(await balance(u)).toBe(90);
+    const { data } = await u.client.from('services').select('name');
+    expect(data).toEqual([{ name: 'Taken-1' }]);
   });
 
   it('charges the plan price with the spec description, and starts installing', async () => {
@@ -119,7 +130,8 @@ describe('deleting, reuse and reactivation', () => {
     expect(del.data).toMatchObject({ is_deleting: true, is_deleted: false });
     const again = await u.client.rpc('manage_service_operation', { p_service_id: svc.id, p_operation: 'delete' });
     expect(again.error?.message).toBe('Service is currently being deleted...');
-    await s.deps.db.query('select private.complete_service_deletion($1)', [svc.id]);
+    const done = await s.serviceClient().rpc('complete_service_deletion', { p_service_id: svc.id });
+    expect(done.data).toBe(true);
 
     const { data: unused } = await u.client.rpc('get_unused_purchased_services', { p_user_id: u.id });
     expect(unused).toEqual([
@@ -172,6 +184,10 @@ describe('deleting, reuse and reactivation', () => {
     expect(bad.error?.message).toBe(messages.serviceNameSpaces);
     const flags = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { is_installed: true } });
     expect(flags.error?.message).toBe('Only name, description and api_key can be updated');
+    const badKey = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { api_key: 'short=' } });
+    expect(badKey.error).toMatchObject({ message: messages.apiKeyInvalid, details: messages.apiKeyDefaultLength });
+    const notText = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { name: 42 } });
+    expect(notText.error?.message).toBe('name, description and api_key must be text');
     const ok = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { description: 'renamed' } });
     expect(ok.data).toMatchObject({ name: 'svc-a', description: 'renamed' });
 
@@ -251,5 +267,67 @@ describe('extend_service_expiration', () => {
     const installing = (await create(u, 'ext-5', LICENCE_KEY, MASTER_NODE)).data as Svc;
     const busy = await u.client.rpc('extend_service_expiration', { p_service_id: installing.id, p_product_id: MASTER_NODE, p_months: 1 });
     expect(busy.error?.message).toBe('Cannot extend, service is currently installing...');
+  });
+});
+
+describe("the worker's side of the lifecycle", () => {
+  const lifecycle = ['complete_service_installation', 'complete_service_deletion', 'renew_service'] as const;
+
+  it('is refused to users and visitors, and changes nothing', async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const svc = (await create(u, 'not-yours')).data as Svc;
+    for (const fn of lifecycle) {
+      expect((await u.client.rpc(fn, { p_service_id: svc.id })).status).toBe(403);
+      expect((await s.client().rpc(fn, { p_service_id: svc.id })).status).toBe(401);
+    }
+    expect((await u.client.rpc('due_service_renewals')).status).toBe(403);
+    const { data } = await u.client.from('services').select('is_installed, is_deleted, renews_at').eq('id', svc.id).single();
+    expect(data).toEqual({ is_installed: false, is_deleted: false, renews_at: svc.renews_at });
+  });
+
+  it('answers false when there is nothing to do, so a retried job is harmless', async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const svc = (await create(u, 'twice')).data as Svc;
+    await install(svc.id);
+    expect((await s.serviceClient().rpc('complete_service_installation', { p_service_id: svc.id })).data).toBe(false);
+    expect((await s.serviceClient().rpc('complete_service_deletion', { p_service_id: svc.id })).data).toBe(false);
+  });
+
+  it('renews a due service once, charging the plan price for the next period', async () => {
+    const u = await createTestUser(s, { credits: 25 });
+    const svc = (await create(u, 'renew-me')).data as Svc;
+    await install(svc.id);
+    await s.deps.db.query(`update private.services set renews_at = now() - interval '1 hour' where id = $1`, [svc.id]);
+    const due = await s.serviceClient().rpc('due_service_renewals', { p_limit: 1000 });
+    expect(due.data).toContain(svc.id);
+
+    const runs = await Promise.all([1, 2, 3].map(() => s.serviceClient().rpc('renew_service', { p_service_id: svc.id })));
+    expect(runs.map((r) => r.data).sort()).toEqual(['not_due', 'not_due', 'renewed']);
+    expect(await balance(u)).toBe(5);
+    const { data } = await u.client.from('services').select('renews_at, expired').eq('id', svc.id).single();
+    const renews = new Date((data as { renews_at: string }).renews_at).getTime();
+    expect(renews).toBeGreaterThan(Date.now() + 26 * 86400_000);
+    expect(data).toMatchObject({ expired: false });
+    const { data: tx } = await u.client.from('credit_transactions').select('description, amount').eq('service_id', svc.id).order('created_at');
+    expect(tx).toEqual([
+      { description: 'Service creation for renew-me (Town Star)', amount: -10 },
+      { description: 'Service renewal for renew-me (Town Star)', amount: -10 },
+    ]);
+  });
+
+  it('marks a due service expired when the balance is short, and extending brings it back', async () => {
+    const u = await createTestUser(s, { credits: 15 });
+    const svc = (await create(u, 'short-renew')).data as Svc;
+    await install(svc.id);
+    await s.deps.db.query(`update private.services set renews_at = now() - interval '1 minute' where id = $1`, [svc.id]);
+    expect((await s.serviceClient().rpc('renew_service', { p_service_id: svc.id })).data).toBe('expired');
+    expect(await balance(u)).toBe(5);
+    expect((await s.serviceClient().rpc('due_service_renewals')).data).not.toContain(svc.id);
+    const ext = await u.client.rpc('extend_service_expiration', { p_service_id: svc.id, p_product_id: MASTER_NODE, p_months: 1 });
+    expect(ext.error?.message).toBe('This product cannot extend this service');
+    await s.serviceClient().rpc('update_user_credits', { p_user_id: u.id, p_amount: 5, p_transaction_type: 'purchase', p_description: 'Top-up' });
+    const back = await u.client.rpc('extend_service_expiration', { p_service_id: svc.id, p_product_id: TOWN_STAR, p_months: 1 });
+    expect(back.data).toMatchObject({ expired: false });
+    expect(await balance(u)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyError, messages, parseProperties, serviceNameError } from '../../src/shared/validation';
+import { apiKeyError, createServiceError, messages, parseProperties, serviceNameError } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 
 // One table of cases, run through the shared zod module (the forms) and the SQL (the database).
 const names: [string, string | null][] = [
@@ -11,6 +12,10 @@ const names: [string, string | null][] = [
   ['my\tnode', messages.serviceNameSpaces],
   ['node!', messages.serviceNameChars],
   ['nöde', messages.serviceNameChars],
+  ['a😀', messages.serviceNameShort],
+  ['ab😀', messages.serviceNameChars],
+  ['no\u00a0de', messages.serviceNameSpaces],
+  ['no\u3000de', messages.serviceNameSpaces],
   ['-node', messages.serviceNameEdges],
   ['node_', messages.serviceNameEdges],
   ['abc', null],
@@ -33,6 +38,8 @@ const keys: [string, string | null, string | null][] = [
   ['A'.repeat(44), null, messages.apiKeyDefaultEnding],
   [`${'A'.repeat(42)}-=`, null, messages.apiKeyChars],
   [`${'A'.repeat(43)}=`, null, null],
+  [`${'😀'.repeat(44)}=`, null, messages.apiKeyChars],
+  [`${'A'.repeat(42)}\u2003=`, null, messages.apiKeySpaces],
   [`${'a+/9'.repeat(11)}==`, null, null],
   [`${'A'.repeat(43)}=`, '{not json', null],
   ['A'.repeat(44), '["an array"]', messages.apiKeyDefaultEnding],
@@ -46,10 +53,28 @@ const keys: [string, string | null, string | null][] = [
   ['ABC', noDescription, messages.apiKeyChars],
 ];
 
+// The create dialog's submit checks (spec §5, in order) against create_service_securely itself.
+// The user has $5 and one service named "Taken"; Town Star costs $10, the Master Node $3.
+const creates: [string, string, string | null, string | null][] = [
+  ['', '', null, messages.serviceNameRequired],
+  ['x', '', null, messages.serviceNameShort],
+  ['bad name', '', null, messages.serviceNameSpaces],
+  ['TAKEN', '', null, messages.serviceNameTaken],
+  ['fresh', '', null, messages.apiKeyRequired],
+  ['fresh', 'anything', null, messages.planRequired],
+  ['fresh', 'short=', TOWN_STAR, messages.apiKeyInvalid],
+  ['fresh', GALA_KEY, MASTER_NODE, messages.apiKeyInvalid],
+  ['fresh', GALA_KEY, TOWN_STAR, messages.insufficientFunds],
+  ['fresh', LICENCE_KEY, MASTER_NODE, null],
+];
+
 describe('validation agrees between the forms and the database', () => {
   let s: TestServer;
+  let u: TestUser;
   beforeAll(async () => {
     s = await startTestServer();
+    u = await createTestUser(s, { credits: 8 });
+    await u.client.rpc('create_service_securely', { p_name: 'Taken', p_description: null, p_api_key: LICENCE_KEY, p_product_id: MASTER_NODE });
   });
   afterAll(() => s.stop());
 
@@ -63,5 +88,25 @@ describe('validation agrees between the forms and the database', () => {
     expect(apiKeyError(key, parseProperties(properties))).toBe(expected);
     const { rows } = await s.deps.db.query<{ e: string | null }>('select private.api_key_error($1, $2) as e', [key, properties]);
     expect(rows[0]!.e).toBe(expected);
+  });
+
+  it.each(creates)('create %j with key %j and plan %j', async (name, apiKey, productId, expected) => {
+    const { data: products } = await u.client.from('products').select('id, price, properties');
+    const product = (products as { id: string; price: number; properties: string | null }[]).find((p) => p.id === productId);
+    const { data: credits } = await u.client.from('user_credits').select('balance').eq('user_id', u.id).single();
+    const { data: names } = await u.client.from('services').select('name').eq('is_deleted', false);
+    const form = createServiceError({
+      loggedIn: true,
+      name,
+      apiKey,
+      productId,
+      properties: parseProperties(product?.properties),
+      existingNames: (names as { name: string }[]).map((n) => n.name),
+      price: product?.price ?? 0,
+      balance: (credits as { balance: number }).balance,
+      reusableAvailable: false,
+    });
+    const { error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: apiKey, p_product_id: productId });
+    expect({ form, database: error?.message ?? null }).toEqual({ form: expected, database: expected });
   });
 });
