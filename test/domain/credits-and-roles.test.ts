@@ -58,6 +58,44 @@ describe('update_user_credits', () => {
     expect(await ledger(u.id)).toEqual({ balance: '25.00', n: 1 });
   });
 
+  it('counts a retried call with the same idempotency key once', async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const service = s.serviceClient();
+    const topUp = () =>
+      service.rpc('update_user_credits', {
+        p_user_id: u.id, p_amount: 15, p_transaction_type: 'purchase', p_description: 'Order 42', p_idempotency_key: 'order-42',
+      });
+    const runs = await Promise.all([topUp(), topUp(), topUp()]);
+    expect(runs.map((r) => r.data)).toEqual([true, true, true]);
+    expect(await ledger(u.id)).toEqual({ balance: '25.00', n: 2 });
+
+    const charge = () =>
+      u.client.rpc('update_user_credits', {
+        p_user_id: u.id, p_amount: -20, p_transaction_type: 'service_charge', p_description: 'Charge', p_idempotency_key: 'order-42',
+      });
+    // The user's key lives in its own namespace: it does not collide with the server's "order-42".
+    expect((await charge()).data).toBe(true);
+    expect(await ledger(u.id)).toEqual({ balance: '5.00', n: 3 });
+    // Retried after it succeeded, it still answers true although the balance could not pay it again.
+    expect((await charge()).data).toBe(true);
+    expect(await ledger(u.id)).toEqual({ balance: '5.00', n: 3 });
+  });
+
+  it('lets a user record only a service charge, and refuses malformed calls without a change', async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const call = (args: Record<string, unknown>) =>
+      u.client.rpc('update_user_credits', {
+        p_user_id: u.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'Charge', p_service_id: null, ...args,
+      });
+    expect((await call({ p_transaction_type: 'refund' })).error?.message).toBe('A user can only record a service_charge');
+    expect((await call({ p_transaction_type: 'gift' })).error?.message).toBe('Unknown transaction type: gift');
+    expect((await call({ p_description: ' ' })).error?.message).toBe('A description of 1 to 500 characters is required');
+    expect((await call({ p_amount: -1e12 })).error?.message).toBe('The amount must be a non-zero number of cents');
+    expect((await call({ p_amount: 'lots' })).status).toBe(400);
+    expect((await call({ p_idempotency_key: '' })).error?.message).toBe('p_idempotency_key must be 1 to 200 characters');
+    expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
+  });
+
   it('keeps the ledger append-only, even for the owner connection', async () => {
     const u = await createTestUser(s, { credits: 5 });
     await expect(s.deps.db.query('update public.credit_transactions set amount = 500 where user_id = $1', [u.id])).rejects.toThrow(
