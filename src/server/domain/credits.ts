@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 
+/** numeric(12,2) holds up to 9 999 999 999.99. */
+const MAX_CENTS = 1e12;
+
 /**
  * Adds credit from the server side (the CLI, an admin): one `admin_credit` ledger row and the
  * balance with it, in one transaction. Returns the new balance as text (numeric(12,2)).
  */
 export async function addCredits(db: Database, userId: string, amount: number, note: string): Promise<string> {
-  if (!Number.isFinite(amount) || amount <= 0 || Math.round(amount * 100) !== amount * 100) {
-    throw new Error('The amount must be a positive number of dollars with at most two decimals');
+  // Cents are compared with a tolerance: 19.99 * 100 is 1998.9999999999998 in floating point.
+  const cents = Math.round(amount * 100);
+  if (!Number.isFinite(amount) || cents <= 0 || Math.abs(amount * 100 - cents) > 1e-6 || cents >= MAX_CENTS) {
+    throw new Error('The amount must be a positive number of dollars with at most two decimals, below $10,000,000,000');
   }
   return db.transaction(async (tx) => {
     const locked = await tx.query('select 1 from public.user_credits where user_id = $1 for update', [userId]);
     if (locked.rowCount === 0) throw new Error('No such user');
     await tx.query(`select private.post_transaction($1, $2, 'admin_credit', $3, null, $4)`, [
       userId,
-      amount.toFixed(2),
+      (cents / 100).toFixed(2),
       note,
       `admin-credit:${randomUUID()}`,
     ]);
