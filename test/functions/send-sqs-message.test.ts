@@ -45,3 +45,26 @@ it('refuses anonymous callers, other users’ services, and unknown events', asy
   expect((await invoke(owner, { serviceData: {} })).body).toEqual({ error: 'serviceData.id is required' });
   expect((await s.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox')).rows[0]!.n).toBe(before);
 });
+
+it('limits the notifications of one user', async () => {
+  const limited = await startTestServer();
+  try {
+    const u = await createTestUser(limited, { credits: 10 });
+    const { data } = await u.client.rpc('create_service_securely', { p_name: 'chatty', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    const id = (data as { id: string }).id;
+    const send = async () => {
+      const { error } = await u.client.functions.invoke('send-sqs-message', { body: { serviceData: { id } } });
+      if (!error) return { status: 200 };
+      const res = (error as FunctionsHttpError).context as Response;
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { error: string } };
+    };
+    for (let i = 0; i < 20; i++) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused).toMatchObject({ status: 429, body: { error: expect.stringMatching(/^Too many notifications\. Please try again in \d+ minutes\.$/) } });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    const { rows } = await limited.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox where to_address = $1', [u.email]);
+    expect(rows[0]!.n).toBe(20);
+  } finally {
+    await limited.stop();
+  }
+});

@@ -5,7 +5,8 @@ import { addCredits } from '../../src/server/domain/credits';
 import { grantRole } from '../../src/server/domain/roles';
 import type { TestServer } from './server';
 
-export type TestUser = { id: string; email: string; password: string; client: SupabaseClient };
+/** `token` is the access token of the signed-in session, for calls made without supabase-js. */
+export type TestUser = { id: string; email: string; password: string; token: string; client: SupabaseClient };
 
 /**
  * A user written to the real database, signed in through supabase-js like a browser would be.
@@ -22,9 +23,9 @@ export async function createTestUser(
   if (opts.admin) await grantRole(s.deps.db, user.id, 'admin');
   if (opts.devAccess) await grantRole(s.deps.db, user.id, 'dev-access');
   const client = s.client();
-  const { error } = await client.auth.signInWithPassword({ email, password });
+  const { data, error } = await client.auth.signInWithPassword({ email, password });
   if (error) throw error;
-  return { id: user.id, email, password, client };
+  return { id: user.id, email, password, token: data.session.access_token, client };
 }
 
 /** Valid keys for the seeded plans. */

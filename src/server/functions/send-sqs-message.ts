@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { CallerError, getCaller } from '../http/caller';
+import { hitRateLimit } from '../http/rate-limit';
 import { escapeHtml } from '../mail/escape-html';
 import { fail, jsonBody } from './function-response';
 
@@ -14,6 +15,9 @@ const mails = {
     text: `Your service ${name} has been moved to trash. If its paid period has not ended, you can reuse it for a new service from Billing.`,
   }),
 } as const;
+
+/** A person creates or deletes a few services at a time; more mail than this is a loop or abuse. */
+const LIMIT = { max: 20, windowSeconds: 600 };
 
 /**
  * The service e-mails of spec §7 (the name is kept for compatibility). Mail goes only to the
@@ -44,6 +48,13 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
   const found = rows[0];
   if (!found) return fail(c, 404, 'Service not found');
   if (!found.email) return fail(c, 400, 'Your account has no e-mail address');
+  if (deps.config.rateLimitsEnabled) {
+    const wait = await hitRateLimit(deps.db, `service-mail:user:${userId}`, LIMIT);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return fail(c, 429, `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+    }
+  }
   const mail = mails[eventType](found.name);
   await deps.mailer.send({ to: found.email, subject: mail.subject, text: mail.text, html: `<p>${escapeHtml(mail.text)}</p>` });
   return c.json({ success: true });
