@@ -30,8 +30,17 @@ describe('contact-form', () => {
     const { rows: mail } = await s.deps.db.query<{ to_address: string; subject: string; text_body: string }>(
       'select to_address, subject, text_body from nodeharbor.outbox order by id desc limit 1',
     );
-    expect(mail[0]).toMatchObject({ to_address: 'support@nodeharbor.test', subject: 'Contact form (sales): Ada Lovelace' });
-    expect(mail[0]!.text_body).toContain('ada@example.com');
+    expect(mail[0]).toMatchObject({ to_address: 'support@nodeharbor.test', subject: 'Contact form: sales' });
+    expect(mail[0]!.text_body).toContain('From: Ada Lovelace <ada@example.com>');
+    expect(mail[0]!.text_body).toContain(valid.message);
+  });
+
+  it('escapes the sender’s text in the HTML copy', async () => {
+    expect((await invoke(s, { ...valid, name: '<b>Ada</b>', message: '<script>alert(1)</script> hello' })).status).toBe(200);
+    const { rows } = await s.deps.db.query<{ html_body: string }>('select html_body from nodeharbor.outbox order by id desc limit 1');
+    expect(rows[0]!.html_body).toContain('&lt;b&gt;Ada&lt;/b&gt;');
+    expect(rows[0]!.html_body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(rows[0]!.html_body).not.toContain('<script>');
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -43,6 +52,9 @@ describe('contact-form', () => {
     ['message too short', { message: 'Hi there' }, messages.contactMessageShort],
     ['message too long', { message: 'x'.repeat(1001) }, messages.contactMessageLong],
     ['honeypot filled', { honeypot: 'http://spam.example' }, messages.bot],
+    ['honeypot filled with a number', { honeypot: 1 }, messages.bot],
+    ['honeypot filled, other fields invalid too', { honeypot: 'x', email: 'nope' }, messages.bot],
+    ['NUL character', { message: 'hello\u0000 world, long enough' }, 'The request must not contain NUL (\\u0000) characters'],
   ])('%s: 400 with the spec message, nothing stored', async (_, change, message) => {
     const before = await stored(s);
     const r = await invoke(s, { ...valid, ...change });
@@ -61,12 +73,40 @@ describe('contact-form', () => {
     expect(await r.json()).toEqual({ error: 'Invalid JSON body' });
   });
 
+  it('reports every broken rule in issues, the first one as the error', async () => {
+    const r = await invoke(s, { ...valid, name: 'A', message: 'short' });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      error: messages.contactNameShort,
+      issues: [
+        { path: 'name', message: messages.contactNameShort },
+        { path: 'message', message: messages.contactMessageShort },
+      ],
+    });
+  });
+
   it('needs the API key, and knows only its own functions', async () => {
     const noKey = await fetch(`${s.url}/functions/v1/contact-form`, { method: 'POST', body: JSON.stringify(valid) });
     expect(noKey.status).toBe(401);
     const r = await fetch(`${s.url}/functions/v1/nope`, { method: 'POST', headers: { apikey: s.anonKey } });
     expect(r.status).toBe(404);
     expect(await r.json()).toEqual({ error: 'Function not found' });
+  });
+});
+
+describe('contact-form when the copy cannot be sent', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    // Nothing listens on port 1: a real SMTP connection that is refused.
+    s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', CONTACT_TO: 'support@nodeharbor.test', SMTP_URL: 'smtp://127.0.0.1:1' });
+  });
+  afterAll(() => s.stop());
+
+  it('still thanks the sender: the message is stored and the failed copy kept in the outbox', async () => {
+    expect(await invoke(s, valid)).toEqual({ status: 200, body: { success: true } });
+    expect(await stored(s)).toBe(1);
+    const { rows } = await s.deps.db.query<{ status: string }>('select status from nodeharbor.outbox');
+    expect(rows).toEqual([{ status: 'failed' }]);
   });
 });
 

@@ -21,19 +21,48 @@ async function invoke(u: { client: TestUser['client'] }, body: Record<string, un
   return { status: res.status, body: (await res.json()) as { error: string } };
 }
 async function lastMail() {
-  return (await s.deps.db.query<{ to_address: string; subject: string }>('select to_address, subject from nodeharbor.outbox order by id desc limit 1')).rows[0];
+  return (
+    await s.deps.db.query<{ to_address: string; subject: string; text_body: string }>(
+      'select to_address, subject, text_body from nodeharbor.outbox order by id desc limit 1',
+    )
+  ).rows[0]!;
+}
+async function outboxSize() {
+  return (await s.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox')).rows[0]!.n;
 }
 
 it('mails the owner that the service is being set up, and never the userEmail of the body', async () => {
   const r = await invoke(owner, { serviceData: { id: serviceId, name: 'mail-node' }, userEmail: 'victim@elsewhere.test' });
   expect(r.status).toBe(200);
-  expect(await lastMail()).toEqual({ to_address: owner.email, subject: 'Your service mail-node is being set up' });
+  const mail = await lastMail();
+  expect(mail).toMatchObject({ to_address: owner.email, subject: 'Your service mail-node is being set up' });
+  expect(mail.text_body).toContain('installing');
+  expect(mail.text_body).toContain('about 10 minutes');
 });
 
-it('mails the deletion notice', async () => {
-  const r = await invoke(owner, { serviceData: { id: serviceId }, userEmail: owner.email, eventType: 'service_deleted' });
+it('mails the deletion notice to the owner, whatever userEmail says', async () => {
+  const r = await invoke(owner, { serviceData: { id: serviceId }, userEmail: 'victim@elsewhere.test', eventType: 'service_deleted' });
   expect(r.status).toBe(200);
-  expect(await lastMail()).toEqual({ to_address: owner.email, subject: 'Your service mail-node has been deleted' });
+  const mail = await lastMail();
+  expect(mail).toMatchObject({ to_address: owner.email, subject: 'Your service mail-node has been deleted' });
+  expect(mail.text_body).toContain('trash');
+  expect(mail.text_body).toContain('Billing');
+});
+
+it('refuses a bad token, a malformed body and a malformed service id, sending nothing', async () => {
+  const before = await outboxSize();
+  const post = (body: string, token = owner.token) =>
+    fetch(`${s.url}/functions/v1/send-sqs-message`, {
+      method: 'POST',
+      headers: { apikey: s.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+  const body = JSON.stringify({ serviceData: { id: serviceId } });
+  expect(await post(body, `${owner.token}x`)).toEqual({ status: 401, body: { error: 'Authentication required' } });
+  expect(await post(body, s.serviceRoleKey)).toEqual({ status: 401, body: { error: 'Authentication required' } });
+  expect(await post('{"serviceData":')).toEqual({ status: 400, body: { error: 'Invalid JSON body' } });
+  expect(await post(JSON.stringify({ serviceData: { id: '-'.repeat(36) } }))).toEqual({ status: 400, body: { error: 'serviceData.id must be a UUID' } });
+  expect(await outboxSize()).toBe(before);
 });
 
 it('refuses anonymous callers, other users’ services, and unknown events', async () => {
@@ -44,6 +73,21 @@ it('refuses anonymous callers, other users’ services, and unknown events', asy
   expect((await invoke(owner, { serviceData: { id: serviceId }, eventType: 'service_exploded' })).status).toBe(400);
   expect((await invoke(owner, { serviceData: {} })).body).toEqual({ error: 'serviceData.id is required' });
   expect((await s.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox')).rows[0]!.n).toBe(before);
+});
+
+it('answers 502 when the mail cannot be sent', async () => {
+  // Nothing listens on port 1: a real SMTP connection that is refused.
+  const broken = await startTestServer({ RATE_LIMITS_ENABLED: 'false', SMTP_URL: 'smtp://127.0.0.1:1' });
+  try {
+    const u = await createTestUser(broken, { credits: 10 });
+    const { data } = await u.client.rpc('create_service_securely', { p_name: 'quiet', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    const { error } = await u.client.functions.invoke('send-sqs-message', { body: { serviceData: { id: (data as { id: string }).id } } });
+    const res = (error as FunctionsHttpError).context as Response;
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ error: 'The e-mail could not be sent. Please try again later.' });
+  } finally {
+    await broken.stop();
+  }
 });
 
 it('limits the notifications of one user', async () => {

@@ -11,10 +11,11 @@ const LIMIT = { max: 5, windowSeconds: 600 };
 
 /** The contact form of spec §5: validated by the shared rules, stored, and copied to CONTACT_TO. */
 export async function contactForm(deps: AppDeps, c: Context) {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, 'Invalid JSON body');
-  // A filled honeypot is a bot: refuse before anything else, store nothing.
-  if (typeof body.honeypot === 'string' && body.honeypot !== '') return fail(c, 400, messages.bot);
+  const read = await jsonBody(c);
+  if ('error' in read) return fail(c, 400, read.error);
+  const body = read.body;
+  // A filled honeypot (of any type) is a bot: say so before any other rule, store nothing.
+  if (body.honeypot !== undefined && body.honeypot !== null && body.honeypot !== '') return fail(c, 400, messages.bot);
   const parsed = contactSchema.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
@@ -35,12 +36,17 @@ export async function contactForm(deps: AppDeps, c: Context) {
     m.message,
   ]);
   if (deps.config.contactTo) {
-    await deps.mailer.send({
-      to: deps.config.contactTo,
-      subject: `Contact form (${m.topic}): ${m.name}`,
-      text: `From: ${m.name} <${m.email}>\nTopic: ${m.topic}\n\n${m.message}\n`,
-      html: `<p>From: ${escapeHtml(m.name)} &lt;${escapeHtml(m.email)}&gt;<br>Topic: ${escapeHtml(m.topic)}</p><p>${escapeHtml(m.message).replace(/\n/g, '<br>')}</p>`,
-    });
+    try {
+      await deps.mailer.send({
+        to: deps.config.contactTo,
+        // The subject is logged by the mailer, so it names the topic only, never the sender.
+        subject: `Contact form: ${m.topic}`,
+        text: `From: ${m.name} <${m.email}>\nTopic: ${m.topic}\n\n${m.message}\n`,
+        html: `<p>From: ${escapeHtml(m.name)} &lt;${escapeHtml(m.email)}&gt;<br>Topic: ${escapeHtml(m.topic)}</p><p>${escapeHtml(m.message).replace(/\n/g, '<br>')}</p>`,
+      });
+    } catch {
+      // The message is stored and the failed copy is kept (and logged) in the outbox: the sender is done.
+    }
   }
   return c.json({ success: true });
 }

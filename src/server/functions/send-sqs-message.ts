@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
 import { CallerError, getCaller } from '../http/caller';
 import { hitRateLimit } from '../http/rate-limit';
@@ -33,14 +34,16 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
     if (!(e instanceof CallerError)) throw e;
   }
   if (!userId) return fail(c, 401, 'Authentication required');
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, 'Invalid JSON body');
+  const read = await jsonBody(c);
+  if ('error' in read) return fail(c, 400, read.error);
+  const body = read.body;
   const eventType = body.eventType ?? 'service_created';
   if (eventType !== 'service_created' && eventType !== 'service_deleted') {
     return fail(c, 400, 'eventType must be service_created or service_deleted');
   }
   const serviceId = (body.serviceData as { id?: unknown } | null | undefined)?.id;
-  if (typeof serviceId !== 'string' || !/^[0-9a-f-]{36}$/i.test(serviceId)) return fail(c, 400, 'serviceData.id is required');
+  if (typeof serviceId !== 'string') return fail(c, 400, 'serviceData.id is required');
+  if (!isUuid(serviceId)) return fail(c, 400, 'serviceData.id must be a UUID');
   const { rows } = await deps.db.query<{ name: string; email: string | null }>(
     `select s.name, u.email from private.services s join auth.users u on u.id = s.user_id where s.id = $1 and s.user_id = $2`,
     [serviceId, userId],
@@ -56,6 +59,11 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
     }
   }
   const mail = mails[eventType](found.name);
-  await deps.mailer.send({ to: found.email, subject: mail.subject, text: mail.text, html: `<p>${escapeHtml(mail.text)}</p>` });
+  try {
+    await deps.mailer.send({ to: found.email, subject: mail.subject, text: mail.text, html: `<p>${escapeHtml(mail.text)}</p>` });
+  } catch {
+    // The mailer has kept the failure in the outbox and logged it; the app only needs to know.
+    return fail(c, 502, 'The e-mail could not be sent. Please try again later.');
+  }
   return c.json({ success: true });
 }
