@@ -70,6 +70,8 @@ describe('contact-form', () => {
       body: '{"name":',
     });
     expect(r.status).toBe(400);
+    // supabase-js hands error responses to the app, which reads them with .json().
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await r.json()).toEqual({ error: 'Invalid JSON body' });
   });
 
