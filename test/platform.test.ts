@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/server/auth/users';
 import { bootstrap } from '../src/server/bootstrap';
 import { loadConfig } from '../src/server/env';
 import { createTestDatabase } from './helpers/database';
@@ -92,6 +93,19 @@ describe('platform HTTP behaviour', () => {
     expect(all).not.toContain('secret-token-123');
     expect(all).not.toContain(s.serviceRoleKey);
     expect(all).not.toContain(s.anonKey);
+  });
+
+  it('keeps e-mail addresses out of the logs when it sends mail', async () => {
+    await createUser(s.deps.db, { email: 'private-person@nodeharbor.test', password: 'secret-123' });
+    logLines.length = 0;
+    const r = await fetch(`${s.url}/auth/v1/recover`, {
+      method: 'POST',
+      headers: { apikey: s.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'private-person@nodeharbor.test' }),
+    });
+    expect(r.status).toBe(200);
+    expect(logLines.some((l) => l.includes('mail kept in outbox'))).toBe(true);
+    expect(logLines.join('\n')).not.toContain('private-person');
   });
 
   it('sends HSTS only when the request came over https', async () => {

@@ -19,7 +19,8 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
       );
       const id = rows[0]!.id;
       if (!transport) {
-        opts.logger.info('mail kept in outbox (no SMTP_URL)', { id, to: mail.to, subject: mail.subject });
+        // No addresses or subjects in logs; the outbox id finds the mail.
+        opts.logger.info('mail kept in outbox (no SMTP_URL)', { id });
         return;
       }
       try {
@@ -28,7 +29,7 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
       } catch (e) {
         const reason = e instanceof Error ? e.message : String(e);
         await opts.db.query(`update nodeharbor.outbox set status = 'failed', error = $2 where id = $1`, [id, reason]);
-        opts.logger.error('mail failed', { id, to: mail.to, error: reason });
+        opts.logger.error('mail failed', { id, error: reason });
         throw e;
       }
     },
