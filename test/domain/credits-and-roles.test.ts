@@ -153,3 +153,32 @@ describe('roles', () => {
     expect(bad.error?.message).toBe('p_limit must be 1 to 500 and p_offset at least 0');
   });
 });
+
+describe('admin_add_credit', () => {
+  it('lets an admin add credit with a note, once per idempotency key', async () => {
+    const admin = await createTestUser(s, { admin: true });
+    const u = await createTestUser(s, { credits: 5 });
+    const add = () => admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 12.5, p_note: 'Goodwill for the outage', p_idempotency_key: 'ticket-7' });
+    expect((await add()).data).toBe(17.5);
+    expect((await add()).data).toBe(17.5);
+    const { data } = await u.client.from('credit_transactions').select('type, amount, description').eq('type', 'admin_credit').order('created_at');
+    expect(data).toEqual([
+      { type: 'admin_credit', amount: 5, description: 'Test credit' },
+      { type: 'admin_credit', amount: 12.5, description: 'Goodwill for the outage' },
+    ]);
+    const bad = await admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: -3, p_note: 'x' });
+    expect(bad.error?.message).toBe('The amount must be a positive number of dollars with at most two decimals');
+    const noNote = await admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 3, p_note: ' ' });
+    expect(noNote.error?.message).toBe('A note of 1 to 500 characters is required');
+    expect(await ledger(u.id)).toEqual({ balance: '17.50', n: 2 });
+  });
+
+  it('is refused to everyone else, and changes nothing', async () => {
+    const u = await createTestUser(s, { credits: 5 });
+    const self = await u.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 100, p_note: 'Free money' });
+    expect({ status: self.status, code: self.error?.code }).toEqual({ status: 403, code: '42501' });
+    const anon = await s.client().rpc('admin_add_credit', { p_user_id: u.id, p_amount: 100, p_note: 'Free money' });
+    expect(anon.status).toBe(401);
+    expect(await ledger(u.id)).toEqual({ balance: '5.00', n: 1 });
+  });
+});
