@@ -10,7 +10,9 @@ export default defineConfig({
   publicDir: src('./src/web/public'),
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': src('./src/web'), '@shared': src('./src/shared') } },
-  build: { outDir: src('./dist/web'), emptyOutDir: true },
+  // The canonical origin baked into the prerendered pages' SEO tags.
+  define: { __SITE_URL__: JSON.stringify((process.env.SITE_URL || 'https://nodeharbor.io').replace(/\/+$/, '')) },
+  build: { outDir: src('./dist/web'), emptyOutDir: true, manifest: true },
   // npm run dev: the API runs on 8080; Vite proxies to it.
   server: {
     port: 5173,

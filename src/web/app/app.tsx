@@ -1,38 +1,63 @@
-import { Link, Route, Routes } from 'react-router';
-import { HomePage } from './home-page';
-import { LoginPage } from './login-page';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import { SiteFooter } from '@/components/layout/site-footer';
+import { SiteHeader } from '@/components/layout/site-header';
+import { Spinner } from '@/components/ui/spinner';
+import { ToastHost } from '@/components/ui/toast-host';
+import { AuthProvider } from '@/features/auth/auth-provider';
+import { ProtectedRoute } from '@/features/auth/components/protected-route';
+import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
+import { ThemeProvider } from '@/features/theme/theme-provider';
+import { notFoundRoute, routes } from './routes';
 
-export function App() {
-  return (
-    <div className="min-h-screen bg-white text-slate-900">
-      <header className="sticky top-0 border-b border-slate-200 bg-white/90 backdrop-blur">
-        <nav className="mx-auto flex max-w-5xl items-center justify-between px-4 py-3" aria-label="Main">
-          <Link to="/" className="font-semibold">
-            NodeHarbor
-          </Link>
-          <Link to="/login" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
-            Login
-          </Link>
-        </nav>
-      </header>
-      <main className="mx-auto max-w-5xl px-4 py-10">
-        <Routes>
-          <Route path="/" element={<HomePage />} />
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
-      </main>
-    </div>
-  );
+/** Spec §2: every route change starts at the top of the page. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  return null;
 }
 
-function NotFound() {
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
-    <div className="py-20 text-center">
-      <h1 className="text-3xl font-bold">Oops! Page not found</h1>
-      <Link to="/" className="mt-4 inline-block underline">
-        Return to Home
-      </Link>
-    </div>
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <ThemeProvider>
+          <ScrollToTop />
+          <DevAccessGate>
+            <div className="flex min-h-screen flex-col">
+              <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
+                Skip to content
+              </a>
+              <SiteHeader />
+              <main id="main" className="flex-1">
+                <Suspense fallback={<Spinner label="Loading..." />}>
+                  <Routes>
+                    {routes.map(({ path, Component, protected: guarded }) => (
+                      <Route
+                        key={path}
+                        path={path}
+                        element={
+                          guarded ? (
+                            <ProtectedRoute>
+                              <Component />
+                            </ProtectedRoute>
+                          ) : (
+                            <Component />
+                          )
+                        }
+                      />
+                    ))}
+                    <Route path="*" element={<notFoundRoute.Component />} />
+                  </Routes>
+                </Suspense>
+              </main>
+              <SiteFooter />
+            </div>
+          </DevAccessGate>
+          <ToastHost />
+        </ThemeProvider>
+      </AuthProvider>
+    </QueryClientProvider>
   );
 }

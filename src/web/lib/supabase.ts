@@ -1,25 +1,40 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { fetchAppConfig } from './app-config';
 
-export type AppConfig = {
-  supabaseUrl: string;
-  supabaseAnonKey: string;
-  registrationEnabled: boolean;
-  devHostSuffixes: string[];
-  statusUrl: string | null;
-};
+/** Where supabase-js keeps the session; read directly to know, without loading the library, if anyone is signed in. */
+export const AUTH_STORAGE_KEY = 'nodeharbor-auth';
 
-let client: Promise<{ config: AppConfig; supabase: SupabaseClient }> | undefined;
+let client: Promise<SupabaseClient> | undefined;
+const readyListeners = new Set<(supabase: SupabaseClient) => void>();
 
-/** The one supabase-js client, configured from /config.json so one build serves any deployment. */
-export function getSupabase(): Promise<{ config: AppConfig; supabase: SupabaseClient }> {
-  client ??= fetch('/config.json')
-    .then((r) => r.json() as Promise<AppConfig>)
-    .then((config) => ({
-      config,
-      // Spec §4: a persisted session, no auto-detection of sessions in the URL.
-      supabase: createClient(config.supabaseUrl, config.supabaseAnonKey, {
-        auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
-      }),
-    }));
+/**
+ * The one supabase-js client, configured from /config.json. The library is loaded on first use
+ * so that public pages for signed-out visitors never download it.
+ */
+export function getSupabase(): Promise<SupabaseClient> {
+  client ??= Promise.all([import('@supabase/supabase-js'), fetchAppConfig()]).then(([{ createClient }, config]) => {
+    // Spec §4: a persisted session, refreshed automatically, never read from the URL by the library.
+    const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
+      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false, storageKey: AUTH_STORAGE_KEY },
+    });
+    for (const listener of readyListeners) listener(supabase);
+    return supabase;
+  });
+  client.catch(() => (client = undefined));
   return client;
+}
+
+/** Calls back once the client exists (now, if it already does). Returns an unsubscribe function. */
+export function onSupabaseReady(listener: (supabase: SupabaseClient) => void): () => void {
+  readyListeners.add(listener);
+  void client?.then(listener, () => undefined);
+  return () => readyListeners.delete(listener);
+}
+
+export function hasStoredSession(): boolean {
+  try {
+    return localStorage.getItem(AUTH_STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,57 @@
+// npm run build:web: the browser bundle into dist/web, then every public route prerendered to static HTML
+// (content and head tags before any script runs), the SPA shell (200.html), 404.html, robots.txt and sitemap.xml.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'dist/web');
+const ssrOut = join(root, 'dist/web-ssr');
+const configFile = join(root, 'vite.config.ts');
+const siteUrl = (process.env.SITE_URL || 'https://nodeharbor.io').replace(/\/+$/, '');
+
+await build({ configFile, logLevel: 'warn' });
+await build({
+  configFile,
+  logLevel: 'warn',
+  build: { ssr: join(root, 'src/web/entry-server.tsx'), outDir: ssrOut, emptyOutDir: true, manifest: false },
+});
+
+const { render, routes } = await import(pathToFileURL(join(ssrOut, 'entry-server.js')).href);
+const template = readFileSync(join(out, 'index.html'), 'utf8');
+if (!template.includes('<!--seo-->') || !template.includes('<!--app-->')) throw new Error('index.html lost its <!--seo--> or <!--app--> marker');
+
+const page = (head, html) => template.replace('<!--seo-->', head).replace('<!--app-->', html);
+const write = (rel, body) => {
+  mkdirSync(join(out, rel, '..'), { recursive: true });
+  writeFileSync(join(out, rel), body);
+};
+
+// The shell for client-only routes (the dashboard) and unknown paths: the server falls back to it.
+write('200.html', page('<title>NodeHarbor</title>\n    <meta name="robots" content="noindex">', ''));
+
+const prerendered = routes.filter((r) => r.prerender);
+for (const r of prerendered) {
+  const { html, head } = await render(r.path);
+  write(r.path === '/' ? 'index.html' : join(r.path.slice(1), 'index.html'), page(head, html));
+}
+{
+  const { html, head } = await render('/404');
+  write('404.html', page(head, html));
+}
+
+const sitemapRoutes = routes.filter((r) => r.sitemap);
+write(
+  'sitemap.xml',
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemapRoutes
+    .map((r) => `  <url><loc>${siteUrl}${r.path === '/' ? '/' : r.path}</loc><priority>${r.path === '/' ? '1.0' : '0.7'}</priority></url>`)
+    .join('\n')}\n</urlset>\n`,
+);
+write(
+  'robots.txt',
+  `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /admin\nDisallow: /reset-password-confirm\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
+);
+
+rmSync(ssrOut, { recursive: true, force: true });
+console.log(`build:web: ${prerendered.length} routes prerendered, plus 200.html, 404.html, robots.txt, sitemap.xml`);

@@ -1,0 +1,139 @@
+import { CircleCheck, CircleX, KeyRound, Lock, ShieldCheck, Timer } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { FaqList } from '@/components/layout/faq-list';
+import { PageHeader } from '@/components/layout/page-header';
+import { paths } from '@/config/paths';
+import { articleLd, breadcrumbLd, faqLd, Seo } from '@/lib/seo';
+
+const crumbs = [
+  { name: 'Home', path: paths.home },
+  { name: 'Gala Hosting', path: paths.galaHostNode },
+  { name: 'Gala API Key', path: paths.galaApiKey },
+];
+
+const description = 'How to get your Gala API key and configure it securely for a hosted node: five steps, what to do and what to avoid, and answers to common questions.';
+
+const claims = [
+  { icon: Lock, title: 'Encrypted at rest', text: 'Your key is stored encrypted and is only ever used to run your node.' },
+  { icon: ShieldCheck, title: 'Never shown in full', text: 'The dashboard masks your key and shows only its last 4 characters until you choose to reveal it.' },
+  { icon: Timer, title: '99.9% uptime', text: 'Once configured, your node runs on monitored infrastructure with automatic failover.' },
+];
+
+const steps = [
+  { title: 'Sign in to your Gala account', text: 'Open the Gala website and sign in to the account that owns your node license.' },
+  { title: 'Open your node settings', text: 'Go to the nodes section of your account, where your licenses and their settings are listed.' },
+  { title: 'Generate an API key', text: 'Create a new API key for your node. It is a string of 44 to 46 characters that ends with "=".' },
+  { title: 'Copy it straight to NodeHarbor', text: 'Copy the key and paste it into the API key field when you create your service. Do not store it in a note or a chat.' },
+  { title: 'Create your service', text: 'Choose the Town Star plan and confirm. Installation starts at once and finishes within about 10 minutes.' },
+];
+
+const dos = [
+  'Paste the key only into the NodeHarbor dashboard, over https',
+  'Generate a new key if you think it has been exposed, and update your service',
+  'Use a strong, unique password and sign out on shared computers',
+];
+
+const avoids = [
+  'Sharing your key in chats, forums, screenshots or support messages',
+  'Giving anyone your wallet seed phrase or private key: a node never needs them',
+  'Reusing one key for several services',
+];
+
+const faq = [
+  { q: 'Is my API key safe with NodeHarbor?', a: 'Keys are stored encrypted, used only to run your node, and masked in the dashboard. Our staff will never ask you for it.' },
+  { q: 'What if my key is rejected?', a: 'Check that you copied all of it, with no spaces, and that it ends with "=". A Gala API key is 44 to 46 characters long.' },
+  { q: 'Can I change the key later?', a: 'Yes. Generate a new key in your Gala account and update your service with it.' },
+  { q: 'Does NodeHarbor need my wallet?', a: 'No. The API key is all a hosted node needs. Never share a seed phrase or a private key with anyone.' },
+];
+
+export default function GalaApiKeyPage() {
+  return (
+    <>
+      <Seo
+        title="Gala API Key"
+        description={description}
+        path={paths.galaApiKey}
+        type="article"
+        jsonLd={[articleLd({ headline: 'Gala API Key: get it and configure it securely', description, path: paths.galaApiKey }), faqLd(faq), breadcrumbLd(crumbs)]}
+      />
+      <PageHeader title="Gala API Key" crumbs={crumbs} lead="Your API key is what lets us run your Gala node for you. Here is how to get it and keep it safe." />
+
+      <section aria-labelledby="security" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="security" className="text-2xl font-bold">How we protect your key</h2>
+        <div className="mt-8 grid gap-6 md:grid-cols-3">
+          {claims.map((c) => (
+            <Card key={c.title}>
+              <c.icon className="size-7 text-primary" aria-hidden="true" />
+              <h3 className="mt-3 font-semibold">{c.title}</h3>
+              <p className="mt-2 text-sm text-muted-foreground">{c.text}</p>
+            </Card>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="steps" className="bg-muted/50">
+        <div className="mx-auto max-w-3xl px-4 py-16">
+          <h2 id="steps" className="text-2xl font-bold">Five steps to a running node</h2>
+          <ol className="mt-8 space-y-6">
+            {steps.map((s, i) => (
+              <li key={s.title} className="flex gap-4">
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground" aria-hidden="true">
+                  {i + 1}
+                </span>
+                <div>
+                  <h3 className="font-semibold">
+                    <span className="sr-only">Step {i + 1}: </span>
+                    {s.title}
+                  </h3>
+                  <p className="mt-1 text-muted-foreground">{s.text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section aria-label="Do and avoid" className="mx-auto grid max-w-6xl gap-6 px-4 py-16 md:grid-cols-2">
+        <Card>
+          <h2 className="flex items-center gap-2 text-xl font-semibold">
+            <CircleCheck className="size-6 text-green-700 dark:text-green-400" aria-hidden="true" /> Do
+          </h2>
+          <ul className="mt-4 space-y-2 text-muted-foreground">
+            {dos.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        </Card>
+        <Card>
+          <h2 className="flex items-center gap-2 text-xl font-semibold">
+            <CircleX className="size-6 text-destructive" aria-hidden="true" /> Avoid
+          </h2>
+          <ul className="mt-4 space-y-2 text-muted-foreground">
+            {avoids.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        </Card>
+      </section>
+
+      <section aria-labelledby="key-faq" className="mx-auto max-w-3xl px-4 pb-16">
+        <h2 id="key-faq" className="text-2xl font-bold">Frequently asked questions</h2>
+        <div className="mt-6">
+          <FaqList items={faq} />
+        </div>
+        <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+          <Button asChild>
+            <Link to={paths.galaHostNode}>
+              <KeyRound className="size-4" aria-hidden="true" /> Host your Gala Node
+            </Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={paths.contact}>Ask a question</Link>
+          </Button>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+/** Every route path of the app, in one place (spec §2). */
+export const paths = {
+  home: '/',
+  about: '/about',
+  contact: '/contact',
+  terms: '/terms',
+  privacy: '/privacy',
+  cookies: '/cookies',
+  login: '/login',
+  register: '/register',
+  resetPassword: '/reset-password',
+  resetPasswordConfirm: '/reset-password-confirm',
+  galaHostNode: '/gala-hosting/host-node',
+  galaApiKey: '/gala-hosting/api-key',
+  playa3ullHostNode: '/playa3ull-hosting/host-node',
+  dashboard: '/dashboard',
+  admin: '/admin',
+} as const;
+
+/** Routes a development host shows even to visitors without dev access (spec §2). */
+export const devBlockExempt: readonly string[] = [paths.login, paths.resetPassword, paths.resetPasswordConfirm];

@@ -1,0 +1,37 @@
+import type { Session } from '@supabase/supabase-js';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { getSupabase, hasStoredSession, onSupabaseReady } from '@/lib/supabase';
+
+export type AuthState = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; session: Session };
+
+const AuthContext = createContext<AuthState>({ status: 'loading' });
+
+/**
+ * The session as supabase-js reports it (spec §4: loading, then signed out or signed in).
+ * With no stored session the library is not even loaded: the visitor is signed out.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading' });
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    const stop = onSupabaseReady((supabase) => {
+      unsubscribe?.();
+      // INITIAL_SESSION arrives first, then every later change (sign-in, refresh, sign-out, recovery).
+      const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+        setState(session ? { status: 'signed-in', session } : { status: 'signed-out' });
+      });
+      unsubscribe = () => data.subscription.unsubscribe();
+    });
+    if (hasStoredSession()) getSupabase().catch(() => setState({ status: 'signed-out' }));
+    else setState((s) => (s.status === 'loading' ? { status: 'signed-out' } : s));
+    return () => {
+      stop();
+      unsubscribe?.();
+    };
+  }, []);
+  return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  return useContext(AuthContext);
+}

@@ -1,0 +1,52 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signInSchema } from '@shared/validation';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { paths } from '@/config/paths';
+import { showAuthError } from '@/features/auth/auth-error';
+import { getSupabase } from '@/lib/supabase';
+import { toast } from '@/lib/toast';
+
+type SignInInput = z.input<typeof signInSchema>;
+
+export function LoginForm() {
+  const navigate = useNavigate();
+  const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    try {
+      const supabase = await getSupabase();
+      const { error } = await supabase.auth.signInWithPassword({ email, password });
+      if (error) return showAuthError(error);
+      toast.success('Welcome back!');
+      navigate(paths.dashboard, { replace: true });
+    } catch (e) {
+      showAuthError(e);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id="login-email" label="Email" error={errors.email?.message}>
+        <Input id="login-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('login-email', errors.email?.message)} />
+      </FormField>
+      <FormField id="login-password" label="Password" error={errors.password?.message}>
+        <Input
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          {...form.register('password')}
+          {...invalidProps('login-password', errors.password?.message)}
+        />
+      </FormField>
+      <Button type="submit" disabled={isSubmitting} className="w-full">
+        {isSubmitting ? 'Signing in...' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}

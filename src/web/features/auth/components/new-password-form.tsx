@@ -1,0 +1,53 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { resetPasswordSchema } from '@shared/validation';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { paths } from '@/config/paths';
+import { getSupabase } from '@/lib/supabase';
+import { toast } from '@/lib/toast';
+
+type NewPasswordInput = z.input<typeof resetPasswordSchema>;
+
+/** Sets the new password on the recovery session, then signs out and goes to /login (spec §4). */
+export function NewPasswordForm() {
+  const navigate = useNavigate();
+  const form = useForm<NewPasswordInput>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ password }) => {
+    try {
+      const supabase = await getSupabase();
+      const { error } = await supabase.auth.updateUser({ password });
+      if (error) return toast.error('Error updating password', error.message);
+      toast.success('Password updated successfully!');
+      await supabase.auth.signOut();
+      navigate(paths.login, { replace: true });
+    } catch (e) {
+      toast.error('Error updating password', e instanceof Error ? e.message : 'An unknown error occurred');
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id="new-password" label="New password" error={errors.password?.message}>
+        <Input id="new-password" type="password" autoComplete="new-password" {...form.register('password')} {...invalidProps('new-password', errors.password?.message)} />
+      </FormField>
+      <FormField id="confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
+        <Input
+          id="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          {...form.register('confirmPassword')}
+          {...invalidProps('confirm-password', errors.confirmPassword?.message)}
+        />
+      </FormField>
+      <Button type="submit" disabled={isSubmitting} className="w-full">
+        {isSubmitting ? 'Updating password...' : 'Update password'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useAuth } from '@/features/auth/auth-provider';
+
+/** Spec §2: a spinner while the session loads; no user means /login, replacing history. */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  if (auth.status === 'loading') return <Spinner label="Loading your session..." />;
+  if (auth.status === 'signed-out') return <Navigate to={paths.login} replace />;
+  return children;
+}

@@ -1,0 +1,53 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { messages } from '@shared/validation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { paths } from '@/config/paths';
+import { showAuthError } from '@/features/auth/auth-error';
+import { getSupabase } from '@/lib/supabase';
+import { toast } from '@/lib/toast';
+
+const schema = z.object({ email: z.string().trim().email(messages.email) });
+
+/** The answer is the same whether or not the account exists (spec §8). */
+export const RESET_SENT_TEXT = 'If an account exists for that email address, we have sent a link to reset your password. Check your inbox.';
+
+export function ResetRequestForm() {
+  const [sent, setSent] = useState(false);
+  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    try {
+      const supabase = await getSupabase();
+      const { error } = await supabase.auth.resetPasswordForEmail(email, { redirectTo: `${window.location.origin}${paths.resetPasswordConfirm}` });
+      if (error) return showAuthError(error);
+      toast.success('Password reset email sent!', RESET_SENT_TEXT);
+      setSent(true);
+    } catch (e) {
+      showAuthError(e);
+    }
+  });
+
+  if (sent) {
+    return (
+      <p role="status" className="rounded-md border border-border bg-accent px-4 py-3 text-sm">
+        {RESET_SENT_TEXT}
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id="reset-email" label="Email" error={errors.email?.message}>
+        <Input id="reset-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('reset-email', errors.email?.message)} />
+      </FormField>
+      <Button type="submit" disabled={isSubmitting} className="w-full">
+        {isSubmitting ? 'Checking email...' : 'Send reset link'}
+      </Button>
+    </form>
+  );
+}

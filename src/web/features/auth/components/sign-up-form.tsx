@@ -1,0 +1,51 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signUpSchema } from '@shared/validation';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { showAuthError } from '@/features/auth/auth-error';
+import { getSupabase } from '@/lib/supabase';
+import { toast } from '@/lib/toast';
+
+type SignUpInput = z.input<typeof signUpSchema>;
+
+/** Shown only when the server enables registration (REGISTRATION_ENABLED); spec §2 has it off. */
+export function SignUpForm() {
+  const form = useForm<SignUpInput>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { email: '', password: '', confirmPassword: '', fullName: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email, password, fullName }) => {
+    try {
+      const supabase = await getSupabase();
+      const { error } = await supabase.auth.signUp({ email, password, options: { data: { full_name: fullName } } });
+      if (error) return showAuthError(error);
+      toast.success('Account created successfully!', 'Please check your email to verify your account.');
+      form.reset();
+    } catch (e) {
+      showAuthError(e);
+    }
+  });
+
+  const field = (id: string, name: keyof SignUpInput, label: string, type: string, autoComplete: string) => (
+    <FormField id={id} label={label} error={errors[name]?.message}>
+      <Input id={id} type={type} autoComplete={autoComplete} {...form.register(name)} {...invalidProps(id, errors[name]?.message)} />
+    </FormField>
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {field('signup-name', 'fullName', 'Full name', 'text', 'name')}
+      {field('signup-email', 'email', 'Email', 'email', 'email')}
+      {field('signup-password', 'password', 'Password', 'password', 'new-password')}
+      {field('signup-confirm', 'confirmPassword', 'Confirm password', 'password', 'new-password')}
+      <Button type="submit" disabled={isSubmitting} className="w-full">
+        {isSubmitting ? 'Creating account...' : 'Create account'}
+      </Button>
+    </form>
+  );
+}
