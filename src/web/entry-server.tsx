@@ -1,7 +1,7 @@
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './app/app';
-import { routes } from './app/routes';
+import { loadInitialRoute, routes } from './app/routes';
 import { createQueryClient } from './lib/query-client';
 import { HeadContext, type HeadCollector } from './lib/seo';
 
@@ -11,10 +11,11 @@ export { routes };
 export async function render(url: string): Promise<{ html: string; head: string }> {
   const head: HeadCollector = { tags: '' };
   const queryClient = createQueryClient();
+  const initial = await loadInitialRoute(url);
   const { prelude } = await prerenderToNodeStream(
     <HeadContext.Provider value={head}>
       <StaticRouter location={url}>
-        <App queryClient={queryClient} />
+        <App queryClient={queryClient} initial={initial} />
       </StaticRouter>
     </HeadContext.Provider>,
   );

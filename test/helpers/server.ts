@@ -26,9 +26,12 @@ export type TestServer = {
 /**
  * Starts the real server on a free port over a fresh database. `env` is read like process.env
  * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1, or collected
- * into `logLines` when given.
+ * into `logLines` when given. With `webDir`, it also serves that built front end (the browser tests).
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logLines?: string[]; webDir?: string } = {},
+): Promise<TestServer> {
   const testDb = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   const config = loadConfig({
@@ -42,7 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const lines = options.logLines;
   const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
   const deps = await bootstrap(config, { db: testDb.db, logger });
-  const app = createApp(deps);
+  const app = createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

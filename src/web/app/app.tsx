@@ -1,5 +1,5 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
@@ -18,7 +18,15 @@ function ScrollToTop() {
   return null;
 }
 
-export function App({ queryClient }: { queryClient: QueryClient }) {
+/**
+ * The first route's page, already loaded: rendered directly instead of through React.lazy, so the
+ * prerendered HTML has no pending Suspense boundary (whose reveal needs inline scripts our CSP
+ * refuses) and hydration finds the very same tree.
+ */
+export type InitialRoute = { path: string; Component: ComponentType };
+
+export function App({ queryClient, initial }: { queryClient: QueryClient; initial?: InitialRoute }) {
+  const pageFor = (path: string, Lazy: ComponentType) => (initial?.path === path ? <initial.Component /> : <Lazy />);
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
@@ -38,17 +46,11 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
                         key={path}
                         path={path}
                         element={
-                          guarded ? (
-                            <ProtectedRoute>
-                              <Component />
-                            </ProtectedRoute>
-                          ) : (
-                            <Component />
-                          )
+                          guarded ? <ProtectedRoute>{pageFor(path, Component)}</ProtectedRoute> : pageFor(path, Component)
                         }
                       />
                     ))}
-                    <Route path="*" element={<notFoundRoute.Component />} />
+                    <Route path="*" element={pageFor(notFoundRoute.path, notFoundRoute.Component)} />
                   </Routes>
                 </Suspense>
               </main>

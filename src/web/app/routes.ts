@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router';
 import { paths } from '@/config/paths';
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -37,3 +38,9 @@ export const routes: AppRoute[] = [
 ];
 
 export const notFoundRoute = route('*', () => import('./routes/public/not-found-page'), { sitemap: false });
+
+/** The route that shows `pathname`, and its page loaded: what the first render needs (see InitialRoute). */
+export async function loadInitialRoute(pathname: string): Promise<{ path: string; Component: ComponentType }> {
+  const r = routes.find((x) => matchPath(x.path, pathname)) ?? notFoundRoute;
+  return { path: r.path, Component: (await r.load()).default };
+}

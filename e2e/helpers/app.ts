@@ -1,0 +1,76 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { WEB_DIST } from '../../src/server/paths';
+import { startTestServer, type TestServer } from '../../test/helpers/server';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Hosts under this suffix resolve to the test server: the development-host block is tested on them. */
+export const DEV_HOST = 'preview.lovableproject.com';
+
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const MOBILE = { width: 375, height: 740 } as const;
+export type Viewport = { width: number; height: number };
+
+export type TestApp = {
+  server: TestServer;
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** The same server under a development host name, e.g. http://preview.lovableproject.com:PORT */
+  devUrl: string;
+  browser: Browser;
+  /** A fresh browser context (its own storage) and page; console errors are collected in `errors`. */
+  newPage(viewport?: Viewport): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  stop(): Promise<void>;
+};
+
+/**
+ * The real server over a fresh database serving the built app (dist/web), and one Chromium.
+ * `env` is read like process.env by the server.
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', ...env }, { webDir: WEB_DIST });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // Without the background-networking flags Chromium keeps dialling out of this closed network.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP ${DEV_HOST} 127.0.0.1`,
+    ],
+  });
+  const port = new URL(server.url).port;
+  return {
+    server,
+    url: server.url,
+    devUrl: `http://${DEV_HOST}:${port}`,
+    browser,
+    async newPage(viewport = DESKTOP) {
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      return { page, context, errors };
+    },
+    async stop() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Signs in through the login form, as a person would, and waits for the dashboard. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/dashboard/);
+}
