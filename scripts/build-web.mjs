@@ -45,6 +45,9 @@ for (const r of prerendered) {
   write('404.html', page(head, html));
 }
 
+// The routes only the browser renders: the server answers them with 200.html, anything unknown with 404.html.
+write('spa-routes.json', JSON.stringify(routes.filter((r) => !r.prerender).map((r) => r.path)));
+
 const sitemapRoutes = routes.filter((r) => r.sitemap);
 write(
   'sitemap.xml',
@@ -58,4 +61,4 @@ write(
 );
 
 rmSync(ssrOut, { recursive: true, force: true });
-console.log(`build:web: ${prerendered.length} routes prerendered, plus 200.html, 404.html, robots.txt, sitemap.xml`);
+console.log(`build:web: ${prerendered.length} routes prerendered, plus 200.html, 404.html, spa-routes.json, robots.txt, sitemap.xml`);

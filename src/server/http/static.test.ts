@@ -12,7 +12,10 @@ describe('serving the built front end', () => {
     const dir = join(root, 'web');
     mkdirSync(join(dir, 'about'), { recursive: true });
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<div id="root"></div>');
+    writeFileSync(join(dir, 'index.html'), '<h1>Home</h1>');
+    writeFileSync(join(dir, '200.html'), '<div id="root"></div>');
+    writeFileSync(join(dir, '404.html'), '<h1>Oops! Page not found</h1>');
+    writeFileSync(join(dir, 'spa-routes.json'), JSON.stringify(['/dashboard/*', '/admin']));
     writeFileSync(join(dir, 'about', 'index.html'), '<h1>About</h1>');
     writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
     writeFileSync(join(root, 'secret.txt'), 'do not serve');
@@ -26,12 +29,23 @@ describe('serving the built front end', () => {
     expect(r.headers.get('cache-control')).toContain('immutable');
   });
 
-  it('serves a prerendered route, and the app shell for any other path', async () => {
+  it('serves a prerendered route, and the app shell for the client-only routes', async () => {
     expect(await (await app.request('/about')).text()).toBe('<h1>About</h1>');
-    const deep = await app.request('/dashboard/services');
-    expect(deep.status).toBe(200);
-    expect(await deep.text()).toBe('<div id="root"></div>');
-    expect(deep.headers.get('cache-control')).toBe('no-cache');
+    expect(await (await app.request('/')).text()).toBe('<h1>Home</h1>');
+    for (const path of ['/dashboard', '/dashboard/services', '/admin']) {
+      const r = await app.request(path);
+      expect(r.status, path).toBe(200);
+      expect(await r.text()).toBe('<div id="root"></div>');
+      expect(r.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('answers any other path with the 404 page and status 404', async () => {
+    for (const path of ['/nope', '/dashboardx', '/admin/users', '/assets/missing.js']) {
+      const r = await app.request(path);
+      expect(r.status, path).toBe(404);
+      expect(await r.text()).toBe('<h1>Oops! Page not found</h1>');
+    }
   });
 
   it('never leaves its folder, and refuses a malformed path', async () => {

@@ -18,12 +18,20 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** Whether `path` is one of the client-only routes (`/dashboard/*` covers /dashboard and below). */
+function isClientRoute(path: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => (p.endsWith('/*') ? path === p.slice(0, -2) || path.startsWith(p.slice(0, -1)) : path === p));
+}
+
 /**
  * Serves the built front end: a file when one matches, the prerendered page of a route
- * (`/about` → `about/index.html`), else the app shell so the client router takes over.
+ * (`/about` → `about/index.html`), the app shell (200.html) for the client-only routes the build
+ * lists in spa-routes.json, and the prerendered 404 page, with status 404, for anything else.
  */
 export function mountStatic(app: Hono, dir: string): void {
   const root = resolve(dir);
+  const spaRoutesFile = join(root, 'spa-routes.json');
+  const spaRoutes: string[] = existsSync(spaRoutesFile) ? (JSON.parse(readFileSync(spaRoutesFile, 'utf8')) as string[]) : [];
   const file = (rel: string): string | undefined => {
     const abs = normalize(join(root, rel));
     if (!abs.startsWith(root)) return undefined;
@@ -36,10 +44,14 @@ export function mountStatic(app: Hono, dir: string): void {
     } catch {
       return c.text('Bad request', 400);
     }
-    const hit = file(path) ?? file(join(path, 'index.html')) ?? file('index.html');
+    let hit = file(path) ?? file(join(path, 'index.html'));
+    let status: 200 | 404 = 200;
+    if (!hit && isClientRoute(path, spaRoutes)) hit = file('200.html');
+    if (!hit && (hit = file('404.html'))) status = 404;
+    hit ??= file('index.html');
     if (!hit) return c.text('The web app is not built. Run npm run build.', 404);
     const immutable = path.startsWith('/assets/');
-    return c.body(readFileSync(hit), 200, {
+    return c.body(readFileSync(hit), status, {
       'Content-Type': types[extname(hit)] ?? 'application/octet-stream',
       'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     });

@@ -14,7 +14,10 @@ import { notFoundRoute, routes } from './routes';
 /** Spec §2: every route change starts at the top of the page. */
 function ScrollToTop() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  // A block body: newer browsers return a promise from scrollTo, which React would take for a cleanup.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
 }
 

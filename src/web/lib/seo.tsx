@@ -47,7 +47,8 @@ export function headTags(p: SeoProps): string {
     meta('name', 'twitter:title', title),
     meta('name', 'twitter:description', p.description),
     meta('name', 'twitter:image', image),
-    ...(p.jsonLd ?? []).map((d) => `<script data-seo type="application/ld+json">${jsonForScript({ '@context': 'https://schema.org', ...d })}</script>`),
+    // A page that names no structured data still says which site it belongs to.
+    ...(p.jsonLd ?? [websiteLd()]).map((d) => `<script data-seo type="application/ld+json">${jsonForScript({ '@context': 'https://schema.org', ...d })}</script>`),
   ].join('\n    ');
 }
 

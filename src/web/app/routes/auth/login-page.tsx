@@ -18,12 +18,12 @@ export default function LoginPage() {
       <AuthCard title="Sign in" description="Welcome back. Sign in to manage your nodes.">
         <LoginForm />
         <div className="mt-6 flex flex-col gap-2 text-center text-sm">
-          <Link to={paths.resetPassword} className="text-primary hover:underline">
+          <Link to={paths.resetPassword} className="text-primary underline underline-offset-4">
             Forgot your password?
           </Link>
           <p className="text-muted-foreground">
             No account yet?{' '}
-            <Link to={paths.register} className="text-primary hover:underline">
+            <Link to={paths.register} className="text-primary underline underline-offset-4">
               Register
             </Link>
           </p>

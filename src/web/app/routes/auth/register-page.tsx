@@ -32,7 +32,7 @@ export default function RegisterPage() {
           </Suspense>
           <p className="mt-6 text-center text-sm text-muted-foreground">
             Already have an account?{' '}
-            <Link to={paths.login} className="text-primary hover:underline">
+            <Link to={paths.login} className="text-primary underline underline-offset-4">
               Sign in
             </Link>
           </p>

@@ -11,7 +11,7 @@ export default function ResetPasswordPage() {
       <AuthCard title="Reset your password" description="Enter your email address and we will send you a link to set a new password.">
         <ResetRequestForm />
         <p className="mt-6 text-center text-sm">
-          <Link to={paths.login} className="text-primary hover:underline">
+          <Link to={paths.login} className="text-primary underline underline-offset-4">
             Back to sign in
           </Link>
         </p>

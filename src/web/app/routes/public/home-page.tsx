@@ -69,7 +69,7 @@ export default function HomePage() {
   return (
     <>
       <Seo
-        title="NodeHarbor"
+        title="Managed Blockchain Gaming Node Hosting"
         description="Managed hosting for blockchain gaming nodes. Run a Gala Town Star node or a Playa3ull Master Node with your own key: deployed within minutes, monitored 24/7."
         path={paths.home}
         jsonLd={[organizationLd(), websiteLd(), faqLd(homeFaq)]}
@@ -152,7 +152,7 @@ export default function HomePage() {
         </Tabs.Root>
       </section>
 
-      <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 pb-20">
+      <section id="faq" aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 pb-20">
         <h2 id="faq-heading" className="text-center text-3xl font-bold tracking-tight">Frequently asked questions</h2>
         <div className="mt-10">
           <FaqList items={homeFaq} />

@@ -56,7 +56,7 @@ export default function TermsPage() {
           },
           {
             heading: 'Limitation of liability',
-            body: <p>To the extent the law allows, our total liability for any claim relating to the service is limited to the amount you paid us in the month before the claim arose, and we are not liable for indirect or consequential loss, including lost rewards or tokens.</p>,
+            body: <p>To the extent the law allows, our total liability for any claim relating to the service is limited to one month of your payments: the amount you paid us in the month before the claim arose, and we are not liable for indirect or consequential loss, including lost rewards or tokens.</p>,
           },
           {
             heading: 'Force majeure',

@@ -1,0 +1,185 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, MOBILE, startApp, type TestApp } from './helpers/app';
+
+const STATUS_URL = 'https://status.nodeharbor.test';
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp({ STATUS_URL });
+});
+afterAll(() => app?.stop());
+
+/** Every public route of spec §2: its heading, and texts and links the spec asks for. */
+const pages: { path: string; h1: string; texts?: string[]; links?: [name: string | RegExp, href: string][] }[] = [
+  {
+    path: '/',
+    h1: 'Your blockchain gaming nodes, hosted and handled',
+    texts: ['Fully Managed Node Operations', 'What do I need to get started?', 'How long does deployment take?', 'Is uptime guaranteed?', 'How do I pay?'],
+    links: [
+      ['Host Gaming Nodes', '/gala-hosting/host-node'],
+      ['Learn More', '/about'],
+    ],
+  },
+  { path: '/about', h1: 'About NodeHarbor', texts: ['Mission', 'Why choose NodeHarbor'] },
+  { path: '/contact', h1: 'Get in Touch' },
+  { path: '/terms', h1: 'Terms of Service', texts: ['99%', 'one month'] },
+  { path: '/privacy', h1: 'Privacy Policy', texts: ['International transfers'] },
+  { path: '/cookies', h1: 'Cookie Policy', texts: ['Essential cookies', 'Analytics cookies'] },
+  { path: '/login', h1: 'Sign in', links: [[/forgot/i, '/reset-password'], [/register|create/i, '/register']] },
+  { path: '/reset-password', h1: 'Reset your password' },
+  {
+    path: '/gala-hosting/host-node',
+    h1: 'Host your Gala Node',
+    texts: ['Town Star', '$10', 'Founders Node', 'Spider Tanks', 'Mirandus', 'VPS', 'Dedicated server', '99%'],
+    links: [['Notify Me about Founders Node', '/contact']],
+  },
+  { path: '/gala-hosting/api-key', h1: 'Gala API Key', texts: ['Five steps to a running node', '99.9%'] },
+  { path: '/playa3ull-hosting/host-node', h1: 'Host your Master Node', texts: ['$3', 'Best Offer', 'Master Node License Key', '99.9%'] },
+  { path: '/no/such/page', h1: 'Oops! Page not found', links: [[/home/i, '/']] },
+];
+
+async function visit(path: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+  const { page, errors } = await app.newPage(viewport);
+  await page.goto(`${app.url}${path}`);
+  return { page, errors };
+}
+
+describe.each([
+  ['1280 px', DESKTOP],
+  ['375 px', MOBILE],
+])('at %s', (_label, viewport) => {
+  it.each(pages)('$path shows its content, without a script error', async ({ path, h1, texts = [], links = [] }) => {
+    const { page, errors } = await visit(path, viewport);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(h1);
+    for (const t of texts) expect(await page.getByText(t, { exact: false }).count(), t).toBeGreaterThan(0);
+    for (const [name, href] of links) {
+      await expect(page.getByRole('link', { name }).first().getAttribute('href')).resolves.toBe(href);
+    }
+    // The footer of spec §2 on every page.
+    const footer = page.getByRole('contentinfo');
+    for (const [name, href] of [['Terms of Service', '/terms'], ['Privacy Policy', '/privacy'], ['Cookie Policy', '/cookies'], ['System Status', STATUS_URL]]) {
+      await expect(footer.getByRole('link', { name }).getAttribute('href')).resolves.toBe(href);
+    }
+    expect(await footer.getByRole('link', { name: 'Gala Games' }).getAttribute('target')).toBe('_blank');
+    await page.close();
+    // An unknown path is answered with the 404 page and its status, which the console reports.
+    expect(errors.filter((e) => !(h1 === 'Oops! Page not found' && e.includes('status of 404')))).toEqual([]);
+  });
+});
+
+it('the header menus lead to the product pages on a wide screen', async () => {
+  const { page } = await visit('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Gala Hosting' }).click();
+  await nav.getByRole('link', { name: /Gala API Key/ }).click();
+  await page.waitForURL(/\/gala-hosting\/api-key$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Gala API Key' }).waitFor()).resolves.toBeUndefined();
+  // Following a link closes the menu.
+  await expect(nav.getByRole('button', { name: 'Gala Hosting' }).getAttribute('aria-expanded')).resolves.toBe('false');
+  await nav.getByRole('button', { name: 'Playa3ull Hosting' }).click();
+  await page.keyboard.press('Escape');
+  await expect(nav.getByRole('button', { name: 'Playa3ull Hosting' }).getAttribute('aria-expanded')).resolves.toBe('false');
+  await expect(page.getByRole('link', { name: 'Login' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'Register' }).isVisible()).resolves.toBe(true);
+});
+
+it('below 768 px the header collapses into a menu of at most 500 px that closes when a link is chosen', async () => {
+  const { page } = await visit('/', MOBILE);
+  await expect(page.getByRole('navigation', { name: 'Main' }).isVisible()).resolves.toBe(false);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  await expect(menu.isVisible()).resolves.toBe(true);
+  expect(await menu.evaluate((e) => getComputedStyle(e).maxHeight)).toBe('500px');
+  await menu.getByRole('link', { name: 'Host Master Node' }).click();
+  await page.waitForURL(/\/playa3ull-hosting\/host-node$/);
+  await expect(menu.isVisible()).resolves.toBe(false);
+  await expect(page.getByRole('button', { name: 'Open menu' }).isVisible()).resolves.toBe(true);
+});
+
+it('every route change starts at the top of the page', async () => {
+  const { page } = await visit('/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+  await page.waitForURL(/\/privacy$/);
+  await page.waitForFunction(() => window.scrollY === 0);
+  await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Privacy Policy');
+});
+
+it('the home page tabs start on Gaming Nodes and switch', async () => {
+  const { page } = await visit('/');
+  const tabs = page.getByRole('tablist');
+  await expect(tabs.getByRole('tab', { name: 'Gaming Nodes' }).getAttribute('aria-selected')).resolves.toBe('true');
+  await tabs.getByRole('tab', { name: 'Reliability' }).click();
+  await expect(tabs.getByRole('tab', { name: 'Reliability' }).getAttribute('aria-selected')).resolves.toBe('true');
+  await expect(page.getByRole('tabpanel').count()).resolves.toBe(1);
+});
+
+it('the dark theme is applied, and kept across a reload', async () => {
+  const { page } = await visit('/about');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+  await page.reload();
+  expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+});
+
+describe('what a crawler receives, before any script runs', () => {
+  const seoPaths = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies', '/login', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node'];
+
+  it.each(seoPaths)('%s has its title, description, canonical, social tags, JSON-LD and content', async (path) => {
+    const res = await fetch(`${app.url}${path}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<title data-seo>[^<]+\| NodeHarbor<\/title>/);
+    expect(html).toMatch(/<meta data-seo name="description" content="[^"]{50,}">/);
+    expect(html).toContain(`<link data-seo rel="canonical" href="https://nodeharbor.io${path}">`);
+    expect(html).toMatch(/property="og:title"/);
+    expect(html).toMatch(/name="twitter:card" content="summary_large_image"/);
+    const ld = [...html.matchAll(/<script data-seo type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as { '@type': string });
+    expect(ld.length).toBeGreaterThan(0);
+    expect(html).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+    expect(html).not.toMatch(/<script>/);
+  });
+
+  it('assigns the structured data of spec §2 to its pages', async () => {
+    const types = async (path: string) =>
+      [...(await (await fetch(`${app.url}${path}`)).text()).matchAll(/"@type":"(\w+)"/g)].map((m) => m[1]);
+    expect(await types('/')).toEqual(expect.arrayContaining(['Organization', 'WebSite', 'FAQPage']));
+    expect(await types('/about')).toEqual(expect.arrayContaining(['Organization', 'BreadcrumbList']));
+    expect(await types('/gala-hosting/host-node')).toEqual(expect.arrayContaining(['Service', 'BreadcrumbList']));
+    expect(await types('/gala-hosting/api-key')).toEqual(expect.arrayContaining(['Article', 'FAQPage']));
+    expect(await types('/terms')).toEqual(expect.arrayContaining(['Article']));
+    expect(await (await fetch(`${app.url}/`)).text()).toContain('"foundingDate":"2024"');
+  });
+
+  it('marks the reset-confirm page and unknown paths noindex', async () => {
+    expect(await (await fetch(`${app.url}/reset-password-confirm`)).text()).toContain('content="noindex, nofollow"');
+    const missing = await fetch(`${app.url}/no/such/page`);
+    expect(await missing.text()).toContain('Oops! Page not found');
+  });
+
+  it('serves robots.txt and a sitemap of the public routes', async () => {
+    const robots = await (await fetch(`${app.url}/robots.txt`)).text();
+    expect(robots).toContain('Disallow: /dashboard');
+    expect(robots).toContain('Disallow: /admin');
+    expect(robots).toContain('Sitemap: https://nodeharbor.io/sitemap.xml');
+    const sitemap = await (await fetch(`${app.url}/sitemap.xml`)).text();
+    for (const p of ['/about', '/contact', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node', '/terms']) {
+      expect(sitemap).toContain(`<loc>https://nodeharbor.io${p}</loc>`);
+    }
+    expect(sitemap).not.toContain('/dashboard');
+    expect(sitemap).not.toContain('/reset-password-confirm');
+  });
+});
+
+describe('accessibility (axe)', () => {
+  it.each([...pages.map((p) => p.path), '/register'])('%s has no serious or critical violation', async (path) => {
+    const { page } = await visit(path);
+    await page.waitForLoadState('networkidle');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(bad).toEqual([]);
+    await page.close();
+  });
+});
