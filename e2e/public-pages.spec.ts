@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, MOBILE, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, MOBILE, startApp, type TestApp, type Viewport } from './helpers/app';
 
 const STATUS_URL = 'https://status.nodeharbor.test';
 let app: TestApp;
@@ -39,7 +39,7 @@ const pages: { path: string; h1: string; texts?: string[]; links?: [name: string
   { path: '/no/such/page', h1: 'Oops! Page not found', links: [[/home/i, '/']] },
 ];
 
-async function visit(path: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+async function visit(path: string, viewport: Viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await app.newPage(viewport);
   await page.goto(`${app.url}${path}`);
   return { page, errors };

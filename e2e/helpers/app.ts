@@ -48,7 +48,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     url: server.url,
     devUrl: `http://${DEV_HOST}:${port}`,
     browser,
-    async newPage(viewport = DESKTOP) {
+    async newPage(viewport: Viewport = DESKTOP) {
       const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const page = await context.newPage();
