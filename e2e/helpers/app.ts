@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIST } from '../../src/server/paths';
+import { freePort } from '../../test/helpers/process';
 import { startTestServer, type TestServer } from '../../test/helpers/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,7 +28,9 @@ export type TestApp = {
  * `env` is read like process.env by the server.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', ...env }, { webDir: WEB_DIST });
+  // PUBLIC_URL is where e-mailed links lead (the reset link), so it must be this server.
+  const port = await freePort();
+  const server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, { webDir: WEB_DIST, port });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     // Without the background-networking flags Chromium keeps dialling out of this closed network.
@@ -42,7 +45,6 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       `--host-resolver-rules=MAP ${DEV_HOST} 127.0.0.1`,
     ],
   });
-  const port = new URL(server.url).port;
   return {
     server,
     url: server.url,

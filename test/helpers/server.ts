@@ -26,11 +26,12 @@ export type TestServer = {
 /**
  * Starts the real server on a free port over a fresh database. `env` is read like process.env
  * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1, or collected
- * into `logLines` when given. With `webDir`, it also serves that built front end (the browser tests).
+ * into `logLines` when given. With `webDir`, it also serves that built front end (the browser tests);
+ * `port` fixes the port, for a PUBLIC_URL known before the start.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { logLines?: string[]; webDir?: string } = {},
+  options: { logLines?: string[]; webDir?: string; port?: number } = {},
 ): Promise<TestServer> {
   const testDb = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
@@ -47,7 +48,7 @@ export async function startTestServer(
   const deps = await bootstrap(config, { db: testDb.db, logger });
   const app = createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps);
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false };
