@@ -1,26 +1,13 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+import { holdRequests, waitForToast as toast } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.stop());
-
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
-
-/** Holds every request to `pattern` until the returned function is called: a slow network, to see a pending state. */
-async function holdRequests(page: Page, pattern: string): Promise<() => void> {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  await page.route(pattern, async (route) => {
-    await gate;
-    await route.continue();
-  });
-  return release;
-}
 
 describe('/login', () => {
   it('asks for both fields, shows the library message in an "Authentication Error" toast, and says "Signing in..." meanwhile', async () => {

@@ -1,0 +1,17 @@
+import type { Page } from 'playwright-core';
+
+/** Waits for a toast (sonner) that contains `text`. */
+export async function waitForToast(page: Page, text: string): Promise<void> {
+  await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+}
+
+/** Holds every request to `pattern` until the returned function is called: a slow network, to see a pending state. */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route(pattern, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
