@@ -1,7 +1,8 @@
 // npm run build:web: the browser bundle into dist/web, then every public route prerendered to static HTML
 // (content and head tags before any script runs), the SPA shell (200.html), 404.html, robots.txt and sitemap.xml.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
@@ -61,4 +62,19 @@ write(
 );
 
 rmSync(ssrOut, { recursive: true, force: true });
+
+// Compressed once here, so the server sends .br or .gz without spending CPU per request.
+const compressible = /\.(html|js|css|svg|json|xml|txt)$/;
+const compressAll = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) compressAll(p);
+    else if (compressible.test(name)) {
+      const body = readFileSync(p);
+      writeFileSync(`${p}.gz`, gzipSync(body, { level: 9 }));
+      writeFileSync(`${p}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }
+  }
+};
+compressAll(out);
 console.log(`build:web: ${prerendered.length} routes prerendered, plus 200.html, 404.html, spa-routes.json, robots.txt, sitemap.xml`);

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mountStatic } from './static';
@@ -18,6 +19,7 @@ describe('serving the built front end', () => {
     writeFileSync(join(dir, 'spa-routes.json'), JSON.stringify(['/dashboard/*', '/admin']));
     writeFileSync(join(dir, 'about', 'index.html'), '<h1>About</h1>');
     writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'assets', 'app-1234.js.gz'), gzipSync('console.log(1)'));
     writeFileSync(join(root, 'secret.txt'), 'do not serve');
     mountStatic(app, dir);
   });
@@ -46,6 +48,16 @@ describe('serving the built front end', () => {
       expect(r.status, path).toBe(404);
       expect(await r.text()).toBe('<h1>Oops! Page not found</h1>');
     }
+  });
+
+  it('sends the precompressed file to a client that accepts it, and the plain one otherwise', async () => {
+    const gz = await app.request('/assets/app-1234.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('vary')).toBe('Accept-Encoding');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe('console.log(1)');
+    const plain = await app.request('/assets/app-1234.js', { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe('console.log(1)');
   });
 
   it('never leaves its folder, and refuses a malformed path', async () => {

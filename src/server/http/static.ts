@@ -51,9 +51,18 @@ export function mountStatic(app: Hono, dir: string): void {
     hit ??= file('index.html');
     if (!hit) return c.text('The web app is not built. Run npm run build.', 404);
     const immutable = path.startsWith('/assets/');
-    return c.body(readFileSync(hit), status, {
+    const headers: Record<string, string> = {
       'Content-Type': types[extname(hit)] ?? 'application/octet-stream',
       'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    });
+      Vary: 'Accept-Encoding',
+    };
+    // The build wrote .br and .gz beside each text file.
+    const accepted = c.req.header('accept-encoding') ?? '';
+    for (const [encoding, ext] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      if (new RegExp(`\\b${encoding}\\b`).test(accepted) && existsSync(hit + ext)) {
+        return c.body(readFileSync(hit + ext), status, { ...headers, 'Content-Encoding': encoding });
+      }
+    }
+    return c.body(readFileSync(hit), status, headers);
   });
 }
