@@ -113,6 +113,14 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     expect(await purchaseLedger(s, user.id)).toEqual([]);
   });
 
+  it('acknowledges but never captures an approved order that is not ours', async () => {
+    paypal.orders.set('FOREIGNORDER0001', {
+      id: 'FOREIGNORDER0001', status: 'APPROVED', value: '99.00', purchaseId: 'someone-else', returnUrl: 'https://shop.example/r', cancelUrl: 'https://shop.example/c',
+    });
+    expect((await deliver(paypal.delivery('CHECKOUT.ORDER.APPROVED', 'FOREIGNORDER0001'))).status).toBe(200);
+    expect(paypal.orders.get('FOREIGNORDER0001')!.status).toBe('APPROVED');
+  });
+
   it('a declined capture credits nothing, rejects the purchase and says so on the redirect', async () => {
     const { user, purchaseId, orderId } = await started(10);
     paypal.fail.capture = 'declined';

@@ -63,6 +63,8 @@ export function paymentRoutes(deps: AppDeps): Hono {
         logger.warn('paypal webhook refused: not verified');
         return c.json({ error: 'Webhook signature could not be verified' }, 400);
       }
+      // The PayPal app may serve other shops too: never capture an order that is not one of ours.
+      if (event.kind === 'ignored' || !(await findPurchase(db, { orderId: event.orderId }))) return c.json({ received: true });
       if (event.kind === 'approved') await captureAndCredit(deps, event.orderId);
       else if (event.kind === 'captured') await credit(deps, event.orderId, event.capturedCents);
       else if (event.kind === 'closed') await closeOrder(deps, event.orderId, event.status);
