@@ -31,6 +31,8 @@ export type PayPalStandIn = {
   approve(orderId: string): string;
   /** The buyer cancels on PayPal; answers the cancel URL. */
   cancel(orderId: string): string;
+  /** PayPal forgets every access token it issued, as when one expires early. */
+  revokeTokens(): void;
   /** A webhook delivery as PayPal sends it, signed (or not, with `forged`). */
   delivery(eventType: string, orderId: string, opts?: { forged?: boolean }): { headers: Record<string, string>; body: string };
   close(): Promise<void>;
@@ -128,6 +130,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       const u = new URL(orders.get(orderId)!.cancelUrl);
       u.searchParams.set('token', orderId);
       return u.toString();
+    },
+    revokeTokens() {
+      tokens.clear();
     },
     delivery(eventType, orderId, opts = {}) {
       const o = orders.get(orderId)!;

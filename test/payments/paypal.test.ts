@@ -190,6 +190,17 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     expect(rows).toEqual([{ status: 'rejected' }, { status: 'rejected' }]);
   });
 
+  it('reuses one access token, and renews it once when PayPal no longer accepts it', async () => {
+    const tokensBefore = paypal.calls.token;
+    await started(2);
+    await started(2);
+    expect(paypal.calls.token).toBe(tokensBefore);
+    paypal.revokeTokens();
+    const { orderId } = await started(2);
+    expect(paypal.calls.token).toBe(tokensBefore + 1);
+    expect(paypal.orders.has(orderId)).toBe(true);
+  });
+
   it('keeps credentials and tokens out of the logs', () => {
     const all = logLines.join('\n');
     expect(all).toContain('paypal');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withClaims } from '../../src/server/db/with-claims';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -119,6 +120,19 @@ describe('purchase-credits with the built-in test provider', () => {
     const r = await purchase(user.client, { amount: 3, credits_amount: 3 });
     expect(r.status).toBe(200);
     expect((await purchaseRow(s, r.body.purchase_id as string))!.user_id).toBe(user.id);
+  });
+
+  it('the SQL that starts a purchase keeps the same rules and messages, and the caller as owner', async () => {
+    const begin = (claims: Record<string, unknown>, amount: string) =>
+      withClaims(s.deps.db, { role: 'authenticated', claims }, (tx) => tx.query('select private.begin_credit_purchase($1, $2)', [amount, 'test']));
+    const me = { sub: user.id, role: 'authenticated' };
+    await expect(begin({}, '10')).rejects.toThrow(messages.notAuthenticated);
+    await expect(begin(me, '0.99')).rejects.toThrow(messages.topUpMin);
+    await expect(begin(me, '10.001')).rejects.toThrow(messages.topUpAmount);
+    await expect(begin(me, '10000.01')).rejects.toThrow(messages.topUpMax);
+    const { rows } = await begin(me, '10000');
+    const id = (rows[0] as { begin_credit_purchase: string }).begin_credit_purchase;
+    expect((await purchaseRow(s, id))!.user_id).toBe(user.id);
   });
 
   it('the API roles cannot start or settle a purchase themselves', async () => {
