@@ -169,3 +169,23 @@ describe('purchase-credits with the built-in test provider', () => {
     expect(Number(await balance(user.client))).toBe(before + 7);
   });
 });
+
+describe('purchase-credits when the receipt cannot be sent', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    // Nothing listens on port 1: the SMTP relay refuses every "payment received" e-mail.
+    s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', SMTP_URL: 'smtp://127.0.0.1:1' });
+  });
+  afterAll(() => s.stop());
+
+  it('still credits the purchase and reports success', async () => {
+    const user = await createTestUser(s);
+    const r = await purchase(user.client, { amount: 20, credits_amount: 20 });
+    const approved = await visit(r.body.approval_url as string, { decision: 'approve' });
+    expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
+    expect(await balance(user.client)).toBe('20');
+    expect((await purchaseRow(s, r.body.purchase_id as string))!.status).toBe('completed');
+    const { rows } = await s.deps.db.query<{ status: string }>('select status from nodeharbor.outbox where to_address = $1', [user.email]);
+    expect(rows).toEqual([{ status: 'failed' }]);
+  });
+});
