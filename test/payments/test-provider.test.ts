@@ -1,3 +1,4 @@
+import type { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withClaims } from '../../src/server/db/with-claims';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
@@ -187,5 +188,23 @@ describe('purchase-credits when the receipt cannot be sent', () => {
     expect((await purchaseRow(s, r.body.purchase_id as string))!.status).toBe('completed');
     const { rows } = await s.deps.db.query<{ status: string }>('select status from nodeharbor.outbox where to_address = $1', [user.email]);
     expect(rows).toEqual([{ status: 'failed' }]);
+  });
+});
+
+describe('purchase-credits rate limit', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.stop());
+
+  it('opens at most 20 orders per user in ten minutes, then answers 429 with Retry-After', async () => {
+    const user = await createTestUser(s);
+    for (let i = 0; i < 20; i++) expect((await purchase(user.client, { amount: 1, credits_amount: 1 })).status).toBe(200);
+    const { error } = await user.client.functions.invoke('purchase-credits', { body: { amount: 1, credits_amount: 1 } });
+    const res = (error as FunctionsHttpError).context as Response;
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^Too many payment attempts/);
   });
 });
