@@ -16,7 +16,8 @@ export type StandInOrder = {
   captureId?: string;
 };
 
-export type Failure = 'none' | 'declined' | '5xx' | 'timeout';
+/** `refused` is a lasting 422 that is not a decline (the merchant account is restricted). */
+export type Failure = 'none' | 'declined' | 'refused' | '5xx' | 'timeout';
 
 export type PayPalStandIn = {
   url: string;
@@ -25,7 +26,7 @@ export type PayPalStandIn = {
   webhookId: string;
   orders: Map<string, StandInOrder>;
   /** What the next calls do: capture only, or every order call (create, get, capture). */
-  fail: { capture: Failure; orders: Exclude<Failure, 'declined'>; webhookSignature: 'valid' | 'invalid' };
+  fail: { capture: Failure; orders: Exclude<Failure, 'declined' | 'refused'>; webhookSignature: 'valid' | 'invalid' };
   calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number };
   /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
   approve(orderId: string): string;
@@ -257,6 +258,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         }
         if (s.fail.capture === 'declined') {
           return issueError(422, 'UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED', "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.", UNPROCESSABLE);
+        }
+        if (s.fail.capture === 'refused') {
+          return issueError(422, 'UNPROCESSABLE_ENTITY', 'PAYEE_ACCOUNT_RESTRICTED', 'The merchant account is restricted.', UNPROCESSABLE);
         }
         o.status = 'COMPLETED';
         o.captureId = paypalId();

@@ -180,6 +180,19 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     expect(await balance(waiting.user.client)).toBe('0');
   });
 
+  it('reconciliation keeps retrying a lasting refusal for 48 hours, then expires the purchase', async () => {
+    const { user, purchaseId, orderId } = await started(11);
+    paypal.approve(orderId);
+    paypal.fail.capture = 'refused';
+    await age(s, purchaseId, 3600);
+    await reconcilePendingPurchases(s.deps);
+    expect((await purchaseRow(s, purchaseId))!.status).toBe('pending');
+    await age(s, purchaseId, 48 * 3600 + 1);
+    await reconcilePendingPurchases(s.deps);
+    expect((await purchaseRow(s, purchaseId))!.status).toBe('expired');
+    expect(await balance(user.client)).toBe('0');
+  });
+
   it('when PayPal cannot create the order: 502 "Failed to initiate payment", nothing left pending', async () => {
     const user = await createTestUser(s);
     for (const failure of ['5xx', 'timeout'] as const) {

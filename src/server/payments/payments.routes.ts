@@ -71,9 +71,9 @@ export function paymentRoutes(deps: AppDeps): Hono {
       return c.json({ received: true });
     } catch (e) {
       if (!(e instanceof PaymentProviderError)) throw e;
-      // PayPal delivers again after a non-2xx answer.
-      logger.warn('paypal webhook not handled yet', { error: e.message });
-      return c.json({ error: 'Try again later' }, 503);
+      // PayPal delivers again after a non-2xx answer; only a passing failure is worth its retry.
+      logger.warn('paypal webhook not handled', { error: e.message });
+      return e.transient ? c.json({ error: 'Try again later' }, 503) : c.json({ error: 'Webhook could not be handled' }, 400);
     }
   });
 

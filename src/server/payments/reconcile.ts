@@ -39,8 +39,9 @@ export async function reconcilePendingPurchases(deps: AppDeps, opts: ReconcileOp
       else count(old ? await closePurchase(deps.db, p.id, 'expired') : 'pending');
     } catch (e) {
       if (!(e instanceof PaymentProviderError)) throw e;
-      deps.logger.warn('reconciliation could not reach the payment provider', { purchase_id: p.id, error: e.message });
-      count('unreachable');
+      deps.logger.warn('reconciliation could not settle a purchase', { purchase_id: p.id, error: e.message });
+      // A lasting refusal (say, an approval that lapsed) is given up with the rest after 48 hours.
+      count(old && !e.transient ? await closePurchase(deps.db, p.id, 'expired') : 'unreachable');
     }
   }
   return summary;
