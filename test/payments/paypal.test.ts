@@ -143,6 +143,14 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     expect(await balance(user.client)).toBe('0');
   });
 
+  it('a cancel after approving in another tab is a payment, not a cancellation', async () => {
+    const { user, purchaseId, orderId } = await started(6);
+    paypal.approve(orderId);
+    expect(await visit(paypal.cancel(orderId))).toMatchObject({ status: 303, location: '/dashboard/billing?payment=success' });
+    expect((await purchaseRow(s, purchaseId))!.status).toBe('completed');
+    expect(await balance(user.client)).toBe('6');
+  });
+
   it.each<['5xx' | 'timeout']>([['5xx'], ['timeout']])(
     'PayPal %s on capture: the return URL answers failed, reconciliation completes it once PayPal answers',
     async (failure) => {
