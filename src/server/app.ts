@@ -6,6 +6,7 @@ import { functionRoutes } from './functions/functions.routes';
 import { requestLog } from './http/request-log';
 import { apiCors, securityHeaders } from './http/security';
 import { mountStatic } from './http/static';
+import { paymentRoutes } from './payments/payments.routes';
 import { restRoutes } from './rest/rest.routes';
 
 /** Builds the whole HTTP app. Tests build it the same way, on a real database. */
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/auth/v1', authRoutes(deps));
   app.route('/rest/v1', restRoutes(deps));
   app.route('/functions/v1', functionRoutes(deps));
+  app.route('/payments', paymentRoutes(deps));
 
   app.onError((err, c) => {
     logger.error('unhandled error', { path: c.req.path, error: err.message, stack: err.stack });

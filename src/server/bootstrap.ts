@@ -8,6 +8,7 @@ import { ConfigError, type Config } from './env';
 import { createLogger, type Logger } from './http/logger';
 import { resolveSecrets } from './local-secrets';
 import { createMailer } from './mail/mailer';
+import { createPaymentProvider } from './payments/create-provider';
 
 /**
  * Opens the database, applies migrations and seeds, and builds the shared dependencies.
@@ -27,7 +28,8 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   }
   const keys = await createKeys(secrets.jwtSecret, `${config.publicUrl}/auth/v1`);
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
-  return { config, db, keys, logger, mailer };
+  const payments = createPaymentProvider(config, db, logger);
+  return { config, db, keys, logger, mailer, payments };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Config } from './env';
 import type { Keys } from './auth/tokens';
 import type { Logger } from './http/logger';
 import type { Mailer } from './mail/mailer';
+import type { PaymentProvider } from './payments/provider';
 
 /** Everything a route needs, built once by main.ts and the same way by the tests. */
 export type AppDeps = {
@@ -11,6 +12,8 @@ export type AppDeps = {
   keys: Keys;
   logger: Logger;
   mailer: Mailer;
+  /** PayPal, or the built-in test provider when PAYPAL_* is not set. */
+  payments: PaymentProvider;
   /** The built front end; absent in API-only tests. */
   webDir?: string;
 };

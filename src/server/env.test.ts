@@ -11,6 +11,32 @@ function problems(env: Record<string, string>): string[] {
   return [];
 }
 
+const paypal = { PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret-value', PAYPAL_MODE: 'live', PAYPAL_WEBHOOK_ID: 'WH-1' };
+
+describe('loadConfig: PayPal', () => {
+  it('is the test provider when nothing is set', () => {
+    expect(loadConfig({}).paypal).toBeUndefined();
+  });
+
+  it('picks the host from the mode, or PAYPAL_API_URL', () => {
+    expect(loadConfig(paypal).paypal).toEqual({
+      clientId: 'id', clientSecret: 'secret-value', mode: 'live', webhookId: 'WH-1', apiUrl: 'https://api-m.paypal.com', timeoutMs: 15_000,
+    });
+    expect(loadConfig({ ...paypal, PAYPAL_MODE: 'Sandbox' }).paypal?.apiUrl).toBe('https://api-m.sandbox.paypal.com');
+    expect(loadConfig({ ...paypal, PAYPAL_API_URL: 'http://127.0.0.1:9/', PAYPAL_TIMEOUT_MS: '500' }).paypal).toMatchObject({
+      apiUrl: 'http://127.0.0.1:9', timeoutMs: 500,
+    });
+  });
+
+  it('is all or nothing, with a clear line, and never prints the secret', () => {
+    const p = problems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret-value' });
+    expect(p).toEqual(['PayPal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID together; missing: PAYPAL_MODE, PAYPAL_WEBHOOK_ID']);
+    expect(problems({ ...paypal, PAYPAL_MODE: 'prod' })).toEqual(['PAYPAL_MODE must be sandbox or live, got "prod"']);
+    expect(problems({ PAYPAL_API_URL: 'http://127.0.0.1:9' })).toHaveLength(1);
+    expect(problems({ ...paypal, PAYPAL_MODE: 'prod' }).join()).not.toContain('secret-value');
+  });
+});
+
 describe('loadConfig', () => {
   it('gives the embedded defaults with no variables', () => {
     const c = loadConfig({});

@@ -106,7 +106,26 @@ const schema = z.object({
   TRUST_PROXY: bool('TRUST_PROXY', false),
   RUN_WORKER: bool('RUN_WORKER', true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_MODE: z.string().optional(),
+  PAYPAL_WEBHOOK_ID: z.string().optional(),
+  PAYPAL_API_URL: url('PAYPAL_API_URL', ['http:', 'https:']),
+  PAYPAL_TIMEOUT_MS: int('PAYPAL_TIMEOUT_MS', 15_000, 100, 120_000),
 });
+
+/** PayPal's REST hosts per PAYPAL_MODE. */
+const PAYPAL_HOSTS = { sandbox: 'https://api-m.sandbox.paypal.com', live: 'https://api-m.paypal.com' } as const;
+
+export type PayPalConfig = {
+  clientId: string;
+  clientSecret: string;
+  mode: keyof typeof PAYPAL_HOSTS;
+  webhookId: string;
+  /** PayPal's REST host for the mode, or PAYPAL_API_URL (a local stand-in in tests). */
+  apiUrl: string;
+  timeoutMs: number;
+};
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -138,6 +157,8 @@ export type Config = {
   trustProxy: boolean;
   runWorker: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Undefined means: the built-in test provider, whose approval page is our own. */
+  paypal: PayPalConfig | undefined;
 };
 
 /** The only reader of process.env. Every bad variable is reported at once, each with its own line. */
@@ -154,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
     problems.push('ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys');
   }
+  const paypal = paypalConfig(e, problems);
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
     .map((s) => s.trim().toLowerCase())
@@ -183,5 +205,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     runWorker: e.RUN_WORKER,
     logLevel: e.LOG_LEVEL,
+    paypal,
+  };
+}
+
+/**
+ * PayPal is configured entirely or not at all: half a configuration would silently fall back to
+ * the test provider, whose payments are free. The mode is never guessed, for the same reason.
+ */
+function paypalConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConfig | undefined {
+  const given = {
+    PAYPAL_CLIENT_ID: e.PAYPAL_CLIENT_ID,
+    PAYPAL_CLIENT_SECRET: e.PAYPAL_CLIENT_SECRET,
+    PAYPAL_MODE: e.PAYPAL_MODE,
+    PAYPAL_WEBHOOK_ID: e.PAYPAL_WEBHOOK_ID,
+  };
+  const missing = Object.entries(given)
+    .filter(([, v]) => v === undefined || v === '')
+    .map(([k]) => k);
+  if (missing.length === 4) {
+    if (e.PAYPAL_API_URL) problems.push('PAYPAL_API_URL needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID');
+    return undefined;
+  }
+  if (missing.length) {
+    problems.push(`PayPal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID together; missing: ${missing.join(', ')}`);
+    return undefined;
+  }
+  const mode = e.PAYPAL_MODE!.trim().toLowerCase();
+  if (mode !== 'sandbox' && mode !== 'live') {
+    problems.push(`PAYPAL_MODE must be sandbox or live, got "${e.PAYPAL_MODE}"`);
+    return undefined;
+  }
+  return {
+    clientId: e.PAYPAL_CLIENT_ID!,
+    clientSecret: e.PAYPAL_CLIENT_SECRET!,
+    mode,
+    webhookId: e.PAYPAL_WEBHOOK_ID!,
+    apiUrl: e.PAYPAL_API_URL ?? PAYPAL_HOSTS[mode],
+    timeoutMs: e.PAYPAL_TIMEOUT_MS,
   };
 }

@@ -18,6 +18,8 @@ export const CONTACT_TOPICS = ['sales', 'support'] as const;
 export const TOP_UP_PRESETS = [5, 10, 25, 50, 100] as const;
 export const TOP_UP_MIN = 1;
 export const TOP_UP_STEP = 0.01;
+/** Our own ceiling per purchase: a typo of extra zeros should not reach the payment provider. */
+export const TOP_UP_MAX = 10_000;
 
 /** Monthly products extend by 1 to 6 months; others (quarterly) by 1 or 2 units of 3 months. */
 export const MONTHLY_INTERVAL = '1 MONTH';

@@ -7,6 +7,7 @@ import {
   extendCost,
   extendMonthChoices,
   messages,
+  purchaseCreditsSchema,
   resetPasswordSchema,
   signInSchema,
   signUpSchema,
@@ -46,7 +47,19 @@ describe('form rules of spec §5', () => {
     expect(firstMessage(topUpSchema.safeParse({ amount: 0.99 }))).toBe(messages.topUpMin);
     expect(firstMessage(topUpSchema.safeParse({ amount: 1 }))).toBeNull();
     expect(firstMessage(topUpSchema.safeParse({ amount: 12.34 }))).toBeNull();
-    expect(topUpSchema.safeParse({ amount: 1.001 }).success).toBe(false);
+    expect(firstMessage(topUpSchema.safeParse({ amount: 1.001 }))).toBe(messages.topUpAmount);
+    expect(firstMessage(topUpSchema.safeParse({ amount: 10_000 }))).toBeNull();
+    expect(firstMessage(topUpSchema.safeParse({ amount: 10_000.01 }))).toBe(messages.topUpMax);
+    expect(messages.topUpMax).toBe('Maximum purchase is $10,000');
+  });
+
+  it('purchase-credits body: amount twice, agreeing', () => {
+    const ok = { amount: 19.99, credits_amount: 19.99, user_id: 'u' };
+    expect(firstMessage(purchaseCreditsSchema.safeParse(ok))).toBeNull();
+    expect(firstMessage(purchaseCreditsSchema.safeParse({ amount: 5, credits_amount: 5 }))).toBeNull();
+    expect(firstMessage(purchaseCreditsSchema.safeParse({ ...ok, amount: 0.5, credits_amount: 0.5 }))).toBe(messages.topUpMin);
+    expect(firstMessage(purchaseCreditsSchema.safeParse({ ...ok, amount: '10' }))).toBe(messages.topUpAmount);
+    expect(firstMessage(purchaseCreditsSchema.safeParse({ ...ok, credits_amount: 20 }))).toBe(messages.topUpMismatch);
   });
 });
 

@@ -15,7 +15,9 @@ import {
   PASSWORD_MIN,
   SERVICE_NAME_MAX,
   SERVICE_NAME_MIN,
+  TOP_UP_MAX,
   TOP_UP_MIN,
+  TOP_UP_STEP,
 } from './constants';
 
 /**
@@ -59,6 +61,11 @@ export const messages = {
   insufficientCredits: 'Insufficient Credits',
   insufficientCreditsDetail: (need: number, have: number) => `You need $${need.toFixed(2)} but only have $${have.toFixed(2)}`,
   topUpMin: `Minimum purchase is $${TOP_UP_MIN}`,
+  topUpMax: `Maximum purchase is $${TOP_UP_MAX.toLocaleString('en-US')}`,
+  topUpAmount: 'The amount must be a number of dollars with at most 2 decimals',
+  topUpMismatch: 'The amount and the credits must be the same',
+  notAuthenticated: 'User not authenticated',
+  purchaseForOther: 'You can only buy credits for yourself',
 } as const;
 
 // ---------------------------------------------------------------- contact form
@@ -223,6 +230,28 @@ export function extendCost(price: number, renewInterval: string | null, months: 
   return Math.round(price * units * 100) / 100;
 }
 
-export const topUpSchema = z.object({
-  amount: z.number({ error: messages.topUpMin }).min(TOP_UP_MIN, messages.topUpMin).multipleOf(0.01),
-});
+/** A top-up in dollars; `typeMessage` is what a value that is not a number reads. */
+const topUpAmount = (typeMessage: string) =>
+  z
+    .number({ error: typeMessage })
+    .min(TOP_UP_MIN, messages.topUpMin)
+    .max(TOP_UP_MAX, messages.topUpMax)
+    .multipleOf(TOP_UP_STEP, messages.topUpAmount);
+
+/** The add-funds form: an empty custom amount reads as below the minimum. */
+export const topUpSchema = z.object({ amount: topUpAmount(messages.topUpMin) });
+
+/**
+ * The purchase-credits body of spec §7: the dashboard sends the amount twice. user_id is checked
+ * against the caller by the function, never trusted.
+ */
+export const purchaseCreditsSchema = z
+  .object({
+    amount: topUpAmount(messages.topUpAmount),
+    credits_amount: z.number({ error: messages.topUpAmount }),
+    user_id: z.string().nullish(),
+  })
+  .refine((b) => Math.round(b.amount * 100) === Math.round(b.credits_amount * 100), {
+    message: messages.topUpMismatch,
+    path: ['credits_amount'],
+  });

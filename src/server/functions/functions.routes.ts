@@ -3,10 +3,12 @@ import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { contactForm } from './contact-form';
 import { fail } from './function-response';
+import { purchaseCredits } from './purchase-credits';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
   'contact-form': contactForm,
+  'purchase-credits': purchaseCredits,
   'send-sqs-message': sendSqsMessage,
 };
 

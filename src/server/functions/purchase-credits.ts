@@ -1,0 +1,57 @@
+import type { Context } from 'hono';
+import { messages, purchaseCreditsSchema } from '../../shared/validation';
+import type { AppDeps } from '../deps';
+import { CallerError, getCaller } from '../http/caller';
+import { hitRateLimit } from '../http/rate-limit';
+import { PaymentProviderError } from '../payments/provider';
+import { attachOrder, beginPurchase, closePurchase } from '../payments/purchases';
+import { fail, jsonBody } from './function-response';
+
+/** A person buys credit a few times at most; each attempt opens an order at the provider. */
+const LIMIT = { max: 20, windowSeconds: 600 };
+
+/**
+ * purchase-credits of spec §7: starts a pending purchase for the signed-in caller, opens the
+ * provider's order, and answers where to send the browser. user_id in the body is only checked:
+ * the purchase is always the caller's own.
+ */
+export async function purchaseCredits(deps: AppDeps, c: Context) {
+  let caller;
+  try {
+    caller = await getCaller(c, deps.keys);
+  } catch (e) {
+    if (!(e instanceof CallerError)) throw e;
+  }
+  if (caller?.role !== 'authenticated' || !caller.userId) return fail(c, 401, messages.notAuthenticated);
+  const read = await jsonBody(c);
+  if ('error' in read) return fail(c, 400, read.error);
+  const parsed = purchaseCreditsSchema.safeParse(read.body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    return fail(c, 400, issues[0]!.message, { issues });
+  }
+  const { amount, user_id } = parsed.data;
+  if (user_id && user_id !== caller.userId) return fail(c, 403, messages.purchaseForOther);
+  if (deps.config.rateLimitsEnabled) {
+    const wait = await hitRateLimit(deps.db, `purchase:user:${caller.userId}`, LIMIT);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return fail(c, 429, `Too many payment attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+    }
+  }
+  const cents = Math.round(amount * 100);
+  const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);
+  const origin = deps.config.publicUrlSet ? deps.config.publicUrl : new URL(c.req.url).origin;
+  const returnUrl = `${origin}/payments/return?purchase=${purchaseId}`;
+  try {
+    const order = await deps.payments.createOrder(cents, purchaseId, returnUrl, `${returnUrl}&cancelled=1`);
+    await attachOrder(deps.db, purchaseId, order.orderId);
+    return c.json({ approval_url: order.approvalUrl, purchase_id: purchaseId });
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    deps.logger.error('payment order not created', { purchase_id: purchaseId, error: e.message });
+    // The buyer never saw an approval page, so nothing can be paid on this purchase.
+    await closePurchase(deps.db, purchaseId, 'rejected');
+    return fail(c, 502, 'Failed to initiate payment');
+  }
+}

@@ -1,0 +1,100 @@
+import { Hono, type Context } from 'hono';
+import { isUuid } from '../auth/users';
+import type { AppDeps } from '../deps';
+import { PaymentProviderError } from './provider';
+import { closePurchase, findPurchase } from './purchases';
+import { captureAndCredit, closeOrder, credit, type Settlement } from './settle';
+import { testApprovalPage } from './test-approval-page';
+import { decideTestOrder, findTestOrder } from './test-provider';
+
+/** What the Billing page is told, in ?payment=. */
+type Result = 'success' | 'pending' | 'cancelled' | 'failed';
+
+const RESULTS: Record<Settlement, Result> = {
+  completed: 'success',
+  pending: 'pending',
+  rejected: 'failed',
+  expired: 'failed',
+  unknown: 'failed',
+};
+
+/**
+ * /payments: the provider's return URL, PayPal's webhook, and the test provider's approval page.
+ * Every path that credits goes through settle.ts, so they may all arrive at once.
+ */
+export function paymentRoutes(deps: AppDeps): Hono {
+  const { db, logger, payments } = deps;
+  const app = new Hono();
+  const back = (c: Context, result: Result) => c.redirect(`/dashboard/billing?payment=${result}`, 303);
+
+  // The browser comes back here from the approval page; PayPal adds its own token, which we do not need.
+  app.get('/return', async (c) => {
+    const cancelled = c.req.query('cancelled') === '1';
+    const purchaseId = c.req.query('purchase') ?? '';
+    const purchase = isUuid(purchaseId) ? await findPurchase(db, { id: purchaseId }) : undefined;
+    const orderId = purchase?.provider_order_id;
+    if (!purchase || !orderId || purchase.provider !== payments.name) return back(c, 'failed');
+    if (purchase.status === 'completed') return back(c, 'success');
+    if (purchase.status !== 'pending') return back(c, cancelled ? 'cancelled' : 'failed');
+    try {
+      if (cancelled) {
+        // Approved in another tab after all? Then it is paid, not cancelled.
+        const order = await payments.getOrder(orderId);
+        if (order.state !== 'approved' && order.state !== 'completed') {
+          await closePurchase(db, purchase.id, 'rejected');
+          return back(c, 'cancelled');
+        }
+      }
+      return back(c, RESULTS[await captureAndCredit(deps, orderId)]);
+    } catch (e) {
+      if (!(e instanceof PaymentProviderError)) throw e;
+      // Still pending: reconciliation captures it once the provider answers again.
+      logger.warn('capture on return failed', { purchase_id: purchase.id, error: e.message });
+      return back(c, 'failed');
+    }
+  });
+
+  app.post('/webhook/paypal', async (c) => {
+    if (payments.name !== 'paypal') return c.json({ error: 'PayPal is not configured' }, 404);
+    const raw = await c.req.text();
+    try {
+      const event = await payments.verifyWebhook(c.req.header(), raw);
+      if (!event) {
+        logger.warn('paypal webhook refused: not verified');
+        return c.json({ error: 'Webhook signature could not be verified' }, 400);
+      }
+      // The PayPal app may serve other shops too: never capture an order that is not one of ours.
+      if (event.kind === 'ignored' || !(await findPurchase(db, { orderId: event.orderId }))) return c.json({ received: true });
+      if (event.kind === 'approved') await captureAndCredit(deps, event.orderId);
+      else if (event.kind === 'captured') await credit(deps, event.orderId, event.capturedCents);
+      else if (event.kind === 'closed') await closeOrder(deps, event.orderId, event.status);
+      return c.json({ received: true });
+    } catch (e) {
+      if (!(e instanceof PaymentProviderError)) throw e;
+      // PayPal delivers again after a non-2xx answer; only a passing failure is worth its retry.
+      logger.warn('paypal webhook not handled', { error: e.message });
+      return e.transient ? c.json({ error: 'Try again later' }, 503) : c.json({ error: 'Webhook could not be handled' }, 400);
+    }
+  });
+
+  if (payments.name === 'test') {
+    app.get('/test/approve/:orderId', async (c) => {
+      const order = await findTestOrder(db, c.req.param('orderId'));
+      c.header('Cache-Control', 'no-store');
+      if (!order) return c.html('<!doctype html><title>Not found</title><p>No such test payment.</p>', 404);
+      return c.html(testApprovalPage(order));
+    });
+    app.post('/test/approve/:orderId', async (c) => {
+      const form = await c.req.parseBody();
+      const decision = form.decision;
+      if (decision !== 'approve' && decision !== 'reject') return c.text('Choose Approve or Reject', 400);
+      const order = await decideTestOrder(db, c.req.param('orderId'), decision === 'approve');
+      if (!order) return c.text('No such test payment', 404);
+      // Like PayPal, the provider names its order in the token parameter.
+      const target = new URL(order.status === 'VOIDED' ? order.cancel_url : order.return_url);
+      target.searchParams.set('token', order.id);
+      return c.redirect(target.toString(), 303);
+    });
+  }
+  return app;
+}

@@ -1,0 +1,273 @@
+import type { PayPalConfig } from '../env';
+import type { Logger } from '../http/logger';
+import {
+  centsToDollars,
+  dollarsToCents,
+  PaymentProviderError,
+  type CaptureResult,
+  type OrderState,
+  type PaymentProvider,
+  type WebhookEvent,
+} from './provider';
+
+type Link = { href: string; rel: string };
+type Capture = { id?: string; status?: string; amount?: { value?: string } };
+type Order = {
+  id: string;
+  status?: string;
+  links?: Link[];
+  purchase_units?: { payments?: { captures?: Capture[] } }[];
+};
+type PayPalErrorBody = { name?: string; message?: string; debug_id?: string; details?: { issue?: string }[] };
+
+/** A token is renewed this long before PayPal says it expires. */
+const TOKEN_MARGIN_MS = 60_000;
+
+const DECLINED_ISSUES = new Set(['INSTRUMENT_DECLINED', 'PAYER_ACTION_REQUIRED', 'TRANSACTION_REFUSED', 'PAYER_CANNOT_PAY']);
+
+/** Events that end a purchase unpaid; REVERSED is an approval left uncaptured until it lapsed. */
+const CLOSING_EVENTS: Record<string, 'rejected' | 'expired'> = {
+  'PAYMENT.CAPTURE.DENIED': 'rejected',
+  'PAYMENT.CAPTURE.DECLINED': 'rejected',
+  'CHECKOUT.ORDER.VOIDED': 'rejected',
+  'CHECKOUT.PAYMENT-APPROVAL.REVERSED': 'expired',
+};
+
+/** PayPal Orders v2 over its REST API (intent CAPTURE), with OAuth client credentials. */
+export function createPayPalProvider(config: PayPalConfig, logger: Logger): PaymentProvider {
+  let token: { value: string; expiresAt: number } | undefined;
+  let tokenRequest: Promise<string> | undefined;
+
+  async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
+    let res: Response;
+    try {
+      res = await fetch(`${config.apiUrl}${path}`, {
+        method,
+        headers: init.headers,
+        body: init.body,
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+    } catch (e) {
+      const timedOut = e instanceof Error && e.name === 'TimeoutError';
+      throw new PaymentProviderError(
+        timedOut ? `PayPal did not answer ${method} ${route(path)} within ${config.timeoutMs} ms` : `PayPal could not be reached (${method} ${route(path)})`,
+        true,
+      );
+    }
+    let body: unknown;
+    try {
+      const text = await res.text();
+      body = text ? (JSON.parse(text) as unknown) : {};
+    } catch {
+      throw new PaymentProviderError(`PayPal answered ${method} ${route(path)} with ${res.status} and a body that is not JSON`, res.status >= 500);
+    }
+    return { status: res.status, body };
+  }
+
+  async function accessToken(): Promise<string> {
+    if (token && Date.now() < token.expiresAt) return token.value;
+    // Concurrent calls share one token request.
+    tokenRequest ??= (async () => {
+      try {
+        const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
+        const r = await call('POST', '/v1/oauth2/token', {
+          headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+          body: 'grant_type=client_credentials',
+        });
+        const b = r.body as { access_token?: string; expires_in?: number };
+        if (r.status === 401 || r.status === 403) {
+          throw new PaymentProviderError('PayPal refused the client credentials: check PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_MODE', false);
+        }
+        if (r.status !== 200 || typeof b.access_token !== 'string') throw failure('POST', '/v1/oauth2/token', r.status, r.body);
+        token = { value: b.access_token, expiresAt: Date.now() + Math.max(0, (b.expires_in ?? 0) * 1000 - TOKEN_MARGIN_MS) };
+        return token.value;
+      } finally {
+        tokenRequest = undefined;
+      }
+    })();
+    return tokenRequest;
+  }
+
+  /** A call with the bearer token; a token PayPal no longer accepts is renewed once. */
+  async function api(method: string, path: string, opts: { body?: unknown; requestId?: string } = {}) {
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { Authorization: `Bearer ${await accessToken()}`, Accept: 'application/json' };
+      if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+      if (opts.requestId) headers['PayPal-Request-Id'] = opts.requestId;
+      const r = await call(method, path, { headers, body: typeof opts.body === 'string' ? opts.body : opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      if (r.status === 401 && attempt === 0) {
+        token = undefined;
+        continue;
+      }
+      return r;
+    }
+  }
+
+  function failure(method: string, path: string, status: number, body: unknown): PaymentProviderError {
+    const b = body as PayPalErrorBody;
+    const issue = b.details?.[0]?.issue ?? b.name ?? 'unknown error';
+    logger.warn('paypal call failed', { method, path: route(path), status, issue, debug_id: b.debug_id });
+    return new PaymentProviderError(`PayPal answered ${method} ${route(path)} with ${status} (${issue})`, status >= 500 || status === 429);
+  }
+
+  async function fetchOrder(orderId: string): Promise<Order | undefined> {
+    const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}`;
+    const r = await api('GET', path);
+    if (r.status === 404) return undefined;
+    if (r.status !== 200) throw failure('GET', path, r.status, r.body);
+    return r.body as Order;
+  }
+
+  return {
+    name: 'paypal',
+
+    async createOrder(amountCents, purchaseId, returnUrl, cancelUrl) {
+      const path = '/v2/checkout/orders';
+      const r = await api('POST', path, {
+        // The same purchase id makes PayPal answer the same order if this request is retried.
+        requestId: `order-${purchaseId}`,
+        body: {
+          intent: 'CAPTURE',
+          purchase_units: [
+            {
+              reference_id: purchaseId,
+              custom_id: purchaseId,
+              invoice_id: purchaseId,
+              description: 'NodeHarbor prepaid credit',
+              amount: { currency_code: 'USD', value: centsToDollars(amountCents) },
+            },
+          ],
+          payment_source: {
+            paypal: {
+              experience_context: {
+                brand_name: 'NodeHarbor',
+                shipping_preference: 'NO_SHIPPING',
+                user_action: 'PAY_NOW',
+                return_url: returnUrl,
+                cancel_url: cancelUrl,
+              },
+            },
+          },
+        },
+      });
+      if (r.status !== 200 && r.status !== 201) throw failure('POST', path, r.status, r.body);
+      const order = r.body as Order;
+      // 'payer-action' with payment_source.paypal, 'approve' with the older application_context.
+      const link = order.links?.find((l) => l.rel === 'payer-action' || l.rel === 'approve');
+      if (typeof order.id !== 'string' || !link) throw new PaymentProviderError('PayPal created an order without an approval link', false);
+      return { orderId: order.id, approvalUrl: link.href };
+    },
+
+    async getOrder(orderId) {
+      const order = await fetchOrder(orderId);
+      return { id: orderId, state: order ? orderState(order.status) : 'not_found' };
+    },
+
+    async captureOrder(orderId) {
+      const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`;
+      const r = await api('POST', path, { requestId: `capture-${orderId}`, body: '{}' });
+      if (r.status === 200 || r.status === 201) return captureOf(r.body as Order);
+      const issue = (r.body as PayPalErrorBody).details?.[0]?.issue;
+      if (r.status === 422 && issue === 'ORDER_ALREADY_CAPTURED') {
+        // Captured by an earlier call (another process, a webhook): read what was captured.
+        const order = await fetchOrder(orderId);
+        if (!order) throw new PaymentProviderError(`PayPal says order ${orderId} is captured but cannot find it`, true);
+        return captureOf(order);
+      }
+      if (r.status === 422 && issue === 'ORDER_NOT_APPROVED') return { status: 'not_approved' };
+      if (r.status === 422 && issue && DECLINED_ISSUES.has(issue)) {
+        logger.info('paypal capture declined', { order_id: orderId, issue });
+        return { status: 'declined', reason: issue };
+      }
+      throw failure('POST', path, r.status, r.body);
+    },
+
+    async verifyWebhook(headers, rawBody) {
+      const h = (name: string) => headers[name] ?? '';
+      const fields = {
+        auth_algo: h('paypal-auth-algo'),
+        cert_url: h('paypal-cert-url'),
+        transmission_id: h('paypal-transmission-id'),
+        transmission_sig: h('paypal-transmission-sig'),
+        transmission_time: h('paypal-transmission-time'),
+        webhook_id: config.webhookId,
+      };
+      if (Object.values(fields).some((v) => v === '')) return null;
+      let event: unknown;
+      try {
+        event = JSON.parse(rawBody);
+      } catch {
+        return null;
+      }
+      if (typeof event !== 'object' || event === null || Array.isArray(event)) return null;
+      // The event goes back byte for byte as it came: re-serialising it could change what was signed.
+      const body = `${JSON.stringify(fields).slice(0, -1)},"webhook_event":${rawBody}}`;
+      const path = '/v1/notifications/verify-webhook-signature';
+      const r = await api('POST', path, { body });
+      if (r.status !== 200) throw failure('POST', path, r.status, r.body);
+      if ((r.body as { verification_status?: string }).verification_status !== 'SUCCESS') return null;
+      return webhookEvent(event as Record<string, unknown>);
+    },
+  };
+}
+
+/** The path without ids, for messages and logs. */
+function route(path: string): string {
+  return path.replace(/\/orders\/[^/]+/, '/orders/{id}');
+}
+
+function orderState(status: string | undefined): OrderState {
+  switch (status) {
+    case 'APPROVED':
+      return 'approved';
+    case 'COMPLETED':
+      return 'completed';
+    case 'VOIDED':
+      return 'voided';
+    default:
+      // CREATED, SAVED, PAYER_ACTION_REQUIRED: the buyer has not approved yet.
+      return 'awaiting_approval';
+  }
+}
+
+function captureOf(order: Order): CaptureResult {
+  const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
+  switch (capture?.status) {
+    case 'COMPLETED': {
+      const cents = dollarsToCents(capture.amount?.value);
+      if (Number.isNaN(cents)) throw new PaymentProviderError(`PayPal's capture of order ${order.id} has no readable amount`, false);
+      return { status: 'completed', capturedCents: cents };
+    }
+    case 'PENDING':
+      return { status: 'pending' };
+    case 'DECLINED':
+    case 'FAILED':
+      return { status: 'declined', reason: capture.status };
+    default:
+      if (order.status === 'APPROVED' || order.status === 'CREATED' || order.status === 'PAYER_ACTION_REQUIRED') return { status: 'not_approved' };
+      throw new PaymentProviderError(`PayPal's order ${order.id} is ${order.status ?? 'in an unknown state'} without a capture`, false);
+  }
+}
+
+/** Our reading of the events we subscribe to; everything else is acknowledged and ignored. */
+function webhookEvent(event: Record<string, unknown>): WebhookEvent {
+  const type = typeof event.event_type === 'string' ? event.event_type : '';
+  const resource = (event.resource ?? {}) as {
+    id?: unknown;
+    status?: unknown;
+    amount?: { value?: unknown };
+    supplementary_data?: { related_ids?: { order_id?: unknown } };
+  };
+  // Order events carry the order; capture events name it in their related ids.
+  const orderId = type.startsWith('CHECKOUT.') ? resource.id : resource.supplementary_data?.related_ids?.order_id;
+  if (typeof orderId !== 'string' || orderId === '') return { kind: 'ignored', type };
+  // Capturing is idempotent, so a completed order is settled the same way as an approved one.
+  if (type === 'CHECKOUT.ORDER.APPROVED' || type === 'CHECKOUT.ORDER.COMPLETED') return { kind: 'approved', orderId };
+  if (type === 'PAYMENT.CAPTURE.COMPLETED') {
+    const cents = dollarsToCents(resource.amount?.value);
+    return Number.isNaN(cents) ? { kind: 'ignored', type } : { kind: 'captured', orderId, capturedCents: cents };
+  }
+  const closing = CLOSING_EVENTS[type];
+  if (closing) return { kind: 'closed', orderId, status: closing };
+  return { kind: 'ignored', type };
+}

@@ -1,0 +1,58 @@
+/** Where an order stands at the provider, in our words. */
+export type OrderState = 'awaiting_approval' | 'approved' | 'completed' | 'voided' | 'not_found';
+
+export type ProviderOrder = { id: string; state: OrderState };
+
+/** What a capture did. Amounts are in cents. */
+export type CaptureResult =
+  | { status: 'completed'; capturedCents: number }
+  /** The provider holds the money for review (it may take up to 48 hours): a webhook or reconciliation finishes it. */
+  | { status: 'pending' }
+  | { status: 'declined'; reason: string }
+  | { status: 'not_approved' };
+
+/** A verified webhook event that concerns one of our orders. */
+export type WebhookEvent =
+  | { kind: 'approved'; orderId: string }
+  | { kind: 'captured'; orderId: string; capturedCents: number }
+  | { kind: 'closed'; orderId: string; status: 'rejected' | 'expired' }
+  | { kind: 'ignored'; type: string };
+
+/**
+ * A payment provider call that failed. `transient` errors (timeouts, 5xx, network) are worth
+ * retrying later; the others need a person. Messages never carry credentials.
+ */
+export class PaymentProviderError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'PaymentProviderError';
+  }
+}
+
+/** PayPal Orders v2, or the built-in test provider. Every method may throw PaymentProviderError. */
+export interface PaymentProvider {
+  /** Stored in credit_purchases.provider. */
+  readonly name: 'paypal' | 'test';
+  /** Idempotent per purchase id. */
+  createOrder(amountCents: number, purchaseId: string, returnUrl: string, cancelUrl: string): Promise<{ orderId: string; approvalUrl: string }>;
+  getOrder(orderId: string): Promise<ProviderOrder>;
+  /** Idempotent: capturing a captured order answers its capture again. */
+  captureOrder(orderId: string): Promise<CaptureResult>;
+  /** The event when the delivery is authentic, otherwise null. */
+  verifyWebhook(headers: Record<string, string | undefined>, rawBody: string): Promise<WebhookEvent | null>;
+}
+
+/** Dollars as PayPal and numeric(12,2) write them. */
+export function centsToDollars(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** "12.34" → 1234, or NaN when it is not a money amount. */
+export function dollarsToCents(value: unknown): number {
+  if (typeof value !== 'string' || !/^\d+(\.\d{1,2})?$/.test(value)) return NaN;
+  const [whole, frac = ''] = value.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+}

@@ -1,0 +1,49 @@
+import type { FunctionsHttpError, SupabaseClient } from '@supabase/supabase-js';
+import type { TestServer } from '../helpers/server';
+
+export type Invoked = { status: number; body: Record<string, unknown> };
+
+/** functions.invoke('purchase-credits') as the dashboard calls it, errors read from error.context. */
+export async function purchase(client: SupabaseClient, body: unknown): Promise<Invoked> {
+  const { data, error } = await client.functions.invoke('purchase-credits', { body: body as Record<string, unknown> });
+  if (!error) return { status: 200, body: data as Record<string, unknown> };
+  const res = (error as FunctionsHttpError).context as Response;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A GET or form POST the way a browser makes it, without following the redirect. */
+export async function visit(url: string, form?: Record<string, string>): Promise<{ status: number; location: string | null; text: string }> {
+  const res = await fetch(url, {
+    redirect: 'manual',
+    ...(form ? { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {}),
+  });
+  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
+/** The caller's balance, read through supabase-js and RLS like the Billing page. */
+export async function balance(client: SupabaseClient): Promise<string> {
+  const { data, error } = await client.from('user_credits').select('balance').single();
+  if (error) throw error;
+  return String((data as { balance: number | string }).balance);
+}
+
+export async function purchaseLedger(s: TestServer, userId: string) {
+  const { rows } = await s.deps.db.query<{ amount: string; description: string; idempotency_key: string }>(
+    `select amount, description, idempotency_key from public.credit_transactions where user_id = $1 and type = 'purchase'`,
+    [userId],
+  );
+  return rows;
+}
+
+export async function purchaseRow(s: TestServer, id: string) {
+  const { rows } = await s.deps.db.query<{ status: string; provider: string; provider_order_id: string | null; amount: string; user_id: string }>(
+    'select status, provider, provider_order_id, amount, user_id from public.credit_purchases where id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
+/** Makes a purchase look `seconds` old, as reconciliation would find it later. */
+export async function age(s: TestServer, id: string, seconds: number): Promise<void> {
+  await s.deps.db.query(`update public.credit_purchases set created_at = now() - make_interval(secs => $2) where id = $1`, [id, seconds]);
+}

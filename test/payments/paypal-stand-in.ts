@@ -1,0 +1,299 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A local stand-in for PayPal's REST API: the endpoints NodeHarbor calls, answering with PayPal's
+ * JSON shapes (Orders v2, OAuth, webhook verification), and switches for its failures.
+ */
+export type StandInOrder = {
+  id: string;
+  status: 'PAYER_ACTION_REQUIRED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
+  value: string;
+  purchaseId: string;
+  returnUrl: string;
+  cancelUrl: string;
+  captureId?: string;
+};
+
+/** `refused` is a lasting 422 that is not a decline (the merchant account is restricted). */
+export type Failure = 'none' | 'declined' | 'refused' | '5xx' | 'timeout';
+
+export type PayPalStandIn = {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  webhookId: string;
+  orders: Map<string, StandInOrder>;
+  /** What the next calls do: capture only, or every order call (create, get, capture). */
+  fail: { capture: Failure; orders: Exclude<Failure, 'declined' | 'refused'>; webhookSignature: 'valid' | 'invalid' };
+  calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number };
+  /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
+  approve(orderId: string): string;
+  /** The buyer cancels on PayPal; answers the cancel URL. */
+  cancel(orderId: string): string;
+  /** PayPal forgets every access token it issued, as when one expires early. */
+  revokeTokens(): void;
+  /** A webhook delivery as PayPal sends it, signed (or not, with `forged`). */
+  delivery(eventType: string, orderId: string, opts?: { forged?: boolean }): { headers: Record<string, string>; body: string };
+  close(): Promise<void>;
+};
+
+const CLIENT_ID = 'stand-in-client-id';
+const CLIENT_SECRET = 'stand-in-client-secret';
+const WEBHOOK_ID = 'WH-STANDIN-0001';
+
+function paypalId(): string {
+  return randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
+}
+
+function sign(transmissionId: string, event: unknown): string {
+  return createHash('sha256').update(`${transmissionId}|${WEBHOOK_ID}|${JSON.stringify(event)}`).digest('base64');
+}
+
+function issueError(status: number, name: string, issue: string, description: string, message: string) {
+  return {
+    status,
+    body: {
+      name,
+      details: [{ issue, description }],
+      message,
+      debug_id: randomBytes(6).toString('hex'),
+      links: [{ href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue}`, rel: 'information_link', method: 'GET' }],
+    },
+  };
+}
+
+const NOT_FOUND = (id: string) => ({
+  status: 404,
+  body: {
+    name: 'RESOURCE_NOT_FOUND',
+    details: [{ field: 'order_id', value: id, location: 'path', issue: 'INVALID_RESOURCE_ID', description: 'Specified resource ID does not exist. Please check the resource ID and try again.' }],
+    message: 'The specified resource does not exist.',
+    debug_id: randomBytes(6).toString('hex'),
+  },
+});
+
+const UNPROCESSABLE = 'The requested action could not be performed, semantically incorrect, or failed business validation.';
+
+export async function startPayPalStandIn(): Promise<PayPalStandIn> {
+  const orders = new Map<string, StandInOrder>();
+  const byRequestId = new Map<string, string>();
+  const tokens = new Set<string>();
+  const sockets = new Set<Socket>();
+  let base = '';
+
+  const orderJson = (o: StandInOrder) => ({
+    id: o.id,
+    intent: 'CAPTURE',
+    status: o.status,
+    purchase_units: [
+      {
+        reference_id: o.purchaseId,
+        amount: { currency_code: 'USD', value: o.value },
+        custom_id: o.purchaseId,
+        invoice_id: o.purchaseId,
+        ...(o.captureId ? { payments: { captures: [captureJson(o)] } } : {}),
+      },
+    ],
+    create_time: new Date().toISOString(),
+    links: [{ href: `${base}/v2/checkout/orders/${o.id}`, rel: 'self', method: 'GET' }],
+  });
+  const captureJson = (o: StandInOrder) => ({
+    id: o.captureId,
+    status: 'COMPLETED',
+    amount: { currency_code: 'USD', value: o.value },
+    final_capture: true,
+    custom_id: o.purchaseId,
+    invoice_id: o.purchaseId,
+    supplementary_data: { related_ids: { order_id: o.id } },
+    create_time: new Date().toISOString(),
+    update_time: new Date().toISOString(),
+  });
+
+  const s: PayPalStandIn = {
+    url: '',
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    webhookId: WEBHOOK_ID,
+    orders,
+    fail: { capture: 'none', orders: 'none', webhookSignature: 'valid' },
+    calls: { token: 0, create: 0, get: 0, capture: 0, captured: 0, verify: 0 },
+    approve(orderId) {
+      const o = orders.get(orderId)!;
+      if (o.status === 'PAYER_ACTION_REQUIRED') o.status = 'APPROVED';
+      const u = new URL(o.returnUrl);
+      u.searchParams.set('token', o.id);
+      u.searchParams.set('PayerID', 'STANDINPAYER1');
+      return u.toString();
+    },
+    cancel(orderId) {
+      const u = new URL(orders.get(orderId)!.cancelUrl);
+      u.searchParams.set('token', orderId);
+      return u.toString();
+    },
+    revokeTokens() {
+      tokens.clear();
+    },
+    delivery(eventType, orderId, opts = {}) {
+      const o = orders.get(orderId)!;
+      const resource = eventType.startsWith('CHECKOUT.') ? orderJson(o) : { ...captureJson(o), id: o.captureId ?? paypalId() };
+      const event = {
+        id: `WH-${paypalId()}`,
+        event_version: '1.0',
+        create_time: new Date().toISOString(),
+        resource_type: eventType.startsWith('CHECKOUT.') ? 'checkout-order' : 'capture',
+        resource_version: '2.0',
+        event_type: eventType,
+        summary: `Stand-in ${eventType}`,
+        resource,
+        links: [],
+      };
+      const transmissionId = randomBytes(8).toString('hex');
+      return {
+        body: JSON.stringify(event),
+        headers: {
+          'content-type': 'application/json',
+          'paypal-auth-algo': 'SHA256withRSA',
+          'paypal-cert-url': 'https://api-m.sandbox.paypal.com/v1/notifications/certs/CERT-stand-in',
+          'paypal-transmission-id': transmissionId,
+          'paypal-transmission-sig': opts.forged ? 'forged-signature' : sign(transmissionId, event),
+          'paypal-transmission-time': new Date().toISOString(),
+        },
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+
+  async function handle(req: IncomingMessage, body: string): Promise<{ status: number; body: unknown } | 'hang'> {
+    const url = new URL(req.url ?? '/', base);
+    const path = url.pathname;
+    if (req.method === 'POST' && path === '/v1/oauth2/token') {
+      s.calls.token++;
+      const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+      if (req.headers.authorization !== expected || body !== 'grant_type=client_credentials') {
+        return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed' } };
+      }
+      const token = `A21AA${randomBytes(24).toString('hex')}`;
+      tokens.add(token);
+      return {
+        status: 200,
+        body: { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-STANDIN', expires_in: 32400, nonce: randomBytes(8).toString('hex') },
+      };
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || !tokens.has(bearer)) {
+      return { status: 401, body: { error: 'invalid_token', error_description: 'Token signature verification failed' } };
+    }
+    if (req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
+      s.calls.verify++;
+      const v = JSON.parse(body) as { transmission_id: string; transmission_sig: string; webhook_id: string; webhook_event: unknown };
+      const ok = s.fail.webhookSignature === 'valid' && v.webhook_id === WEBHOOK_ID && v.transmission_sig === sign(v.transmission_id, v.webhook_event);
+      return { status: 200, body: { verification_status: ok ? 'SUCCESS' : 'FAILURE' } };
+    }
+    if (path.startsWith('/v2/checkout/orders')) {
+      if (s.fail.orders === 'timeout') return 'hang';
+      if (s.fail.orders === '5xx') return { status: 503, body: { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.', debug_id: 'standin5xx' } };
+    }
+    if (req.method === 'POST' && path === '/v2/checkout/orders') {
+      s.calls.create++;
+      const requestId = req.headers['paypal-request-id'] as string | undefined;
+      const again = requestId ? byRequestId.get(requestId) : undefined;
+      const o: StandInOrder = again
+        ? orders.get(again)!
+        : (() => {
+            const b = JSON.parse(body) as {
+              intent: string;
+              purchase_units: { custom_id: string; amount: { currency_code: string; value: string } }[];
+              payment_source: { paypal: { experience_context: { return_url: string; cancel_url: string } } };
+            };
+            if (b.intent !== 'CAPTURE' || b.purchase_units[0]!.amount.currency_code !== 'USD') throw new Error('stand-in: unexpected order');
+            const ctx = b.payment_source.paypal.experience_context;
+            const created: StandInOrder = {
+              id: paypalId(),
+              status: 'PAYER_ACTION_REQUIRED',
+              value: b.purchase_units[0]!.amount.value,
+              purchaseId: b.purchase_units[0]!.custom_id,
+              returnUrl: ctx.return_url,
+              cancelUrl: ctx.cancel_url,
+            };
+            orders.set(created.id, created);
+            if (requestId) byRequestId.set(requestId, created.id);
+            return created;
+          })();
+      return {
+        status: 200,
+        body: {
+          id: o.id,
+          status: o.status,
+          payment_source: { paypal: {} },
+          links: [
+            { href: `${base}/v2/checkout/orders/${o.id}`, rel: 'self', method: 'GET' },
+            { href: `https://www.sandbox.paypal.com/checkoutnow?token=${o.id}`, rel: 'payer-action', method: 'GET' },
+          ],
+        },
+      };
+    }
+    const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(path);
+    if (m) {
+      const o = orders.get(decodeURIComponent(m[1]!));
+      if (req.method === 'GET' && !m[2]) {
+        s.calls.get++;
+        return o ? { status: 200, body: orderJson(o) } : NOT_FOUND(m[1]!);
+      }
+      if (req.method === 'POST' && m[2]) {
+        s.calls.capture++;
+        if (s.fail.capture === 'timeout') return 'hang';
+        if (s.fail.capture === '5xx') return { status: 500, body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id: 'standin500' } };
+        if (!o) return NOT_FOUND(m[1]!);
+        if (o.status === 'COMPLETED') {
+          return issueError(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.", UNPROCESSABLE);
+        }
+        if (o.status !== 'APPROVED') {
+          return issueError(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.', UNPROCESSABLE);
+        }
+        if (s.fail.capture === 'declined') {
+          return issueError(422, 'UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED', "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.", UNPROCESSABLE);
+        }
+        if (s.fail.capture === 'refused') {
+          return issueError(422, 'UNPROCESSABLE_ENTITY', 'PAYEE_ACCOUNT_RESTRICTED', 'The merchant account is restricted.', UNPROCESSABLE);
+        }
+        o.status = 'COMPLETED';
+        o.captureId = paypalId();
+        s.calls.captured++;
+        return { status: 201, body: { ...orderJson(o), payer: { payer_id: 'STANDINPAYER1' } } };
+      }
+    }
+    return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' } };
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      handle(req, body).then(
+        (r) => {
+          if (r === 'hang') return; // PayPal never answers: the caller's timeout must fire.
+          res.writeHead(r.status, { 'Content-Type': 'application/json', 'Paypal-Debug-Id': 'standin' });
+          res.end(JSON.stringify(r.body));
+        },
+        (e: unknown) => {
+          res.writeHead(400, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ name: 'INVALID_REQUEST', message: e instanceof Error ? e.message : String(e) }));
+        },
+      );
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s.url = base;
+  return s;
+}
