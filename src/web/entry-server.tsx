@@ -2,7 +2,6 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './app/app';
 import { loadInitialRoute, routes } from './app/routes';
-import { createQueryClient } from './lib/query-client';
 import { HeadContext, type HeadCollector } from './lib/seo';
 
 export { routes };
@@ -11,12 +10,11 @@ export { routes };
 export async function render(url: string): Promise<{ html: string; head: string }> {
   let head = '';
   const collect: HeadCollector = (tags) => (head = tags);
-  const queryClient = createQueryClient();
   const initial = await loadInitialRoute(url);
   const { prelude } = await prerenderToNodeStream(
     <HeadContext.Provider value={collect}>
       <StaticRouter location={url}>
-        <App queryClient={queryClient} initial={initial} />
+        <App initial={initial} />
       </StaticRouter>
     </HeadContext.Provider>,
     // React outlines a large Suspense boundary and reveals it with an inline script, which our CSP
@@ -25,7 +23,5 @@ export async function render(url: string): Promise<{ html: string; head: string 
   );
   let html = '';
   for await (const chunk of prelude) html += String(chunk);
-  // Its garbage-collection timers (10 minutes) would otherwise keep the build process alive.
-  queryClient.clear();
   return { html, head };
 }

@@ -3,7 +3,6 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { loadInitialRoute } from './app/routes';
-import { createQueryClient } from './lib/query-client';
 import './index.css';
 
 const container = document.getElementById('root')!;
@@ -12,7 +11,7 @@ void loadInitialRoute(window.location.pathname).then((initial) => {
   const app = (
     <StrictMode>
       <BrowserRouter>
-        <App queryClient={createQueryClient()} initial={initial} />
+        <App initial={initial} />
       </BrowserRouter>
     </StrictMode>
   );

@@ -1,5 +1,4 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
@@ -28,10 +27,11 @@ function ScrollToTop() {
  */
 export type InitialRoute = { path: string; Component: ComponentType };
 
-export function App({ queryClient, initial }: { queryClient: QueryClient; initial?: InitialRoute }) {
+const QueryProvider = lazy(() => import('./query-provider'));
+
+export function App({ initial }: { initial?: InitialRoute }) {
   const pageFor = (path: string, Lazy: ComponentType) => (initial?.path === path ? <initial.Component /> : <Lazy />);
   return (
-    <QueryClientProvider client={queryClient}>
       <AuthProvider>
         <ThemeProvider>
           <ScrollToTop />
@@ -49,7 +49,13 @@ export function App({ queryClient, initial }: { queryClient: QueryClient; initia
                         key={path}
                         path={path}
                         element={
-                          guarded ? <ProtectedRoute>{pageFor(path, Component)}</ProtectedRoute> : pageFor(path, Component)
+                          guarded ? (
+                            <ProtectedRoute>
+                              <QueryProvider>{pageFor(path, Component)}</QueryProvider>
+                            </ProtectedRoute>
+                          ) : (
+                            pageFor(path, Component)
+                          )
                         }
                       />
                     ))}
@@ -63,6 +69,5 @@ export function App({ queryClient, initial }: { queryClient: QueryClient; initia
           <ToastHost />
         </ThemeProvider>
       </AuthProvider>
-    </QueryClientProvider>
   );
 }

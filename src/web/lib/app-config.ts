@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 
 /** What the server tells the browser at run time (GET /config.json), so one build serves any deployment. */
 export type AppConfig = {
@@ -21,8 +21,36 @@ export function fetchAppConfig(): Promise<AppConfig> {
   return pending;
 }
 
-export const appConfigQuery = queryOptions({ queryKey: ['app-config'], queryFn: fetchAppConfig, staleTime: Infinity });
+type ConfigState = { data: AppConfig | undefined; isError: boolean };
 
-export function useAppConfig() {
-  return useQuery(appConfigQuery);
+// A tiny store rather than a query: every public page reads the config, and TanStack Query stays
+// out of their first load (it comes with the dashboard).
+let state: ConfigState = { data: undefined, isError: false };
+const serverState: ConfigState = { data: undefined, isError: false };
+const listeners = new Set<() => void>();
+let started = false;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!started) {
+    started = true;
+    const set = (s: ConfigState) => {
+      state = s;
+      for (const l of listeners) l();
+    };
+    fetchAppConfig().then(
+      (data) => set({ data, isError: false }),
+      () => set({ data: undefined, isError: true }),
+    );
+  }
+  return () => listeners.delete(listener);
+}
+
+/** The run-time config: undefined while it loads (and while prerendering), isError if it could not be read. */
+export function useAppConfig(): ConfigState {
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => serverState,
+  );
 }

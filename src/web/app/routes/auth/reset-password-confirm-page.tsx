@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,7 +14,7 @@ const INVALID_TEXT = 'This password reset link is invalid or has expired. Please
 
 type LinkCheck = { state: 'ready' } | { state: 'invalid'; error: string | null } | { state: 'refused' };
 
-/** Reads the link's fragment once, clears it from the address bar, and opens the recovery session. */
+/** Reads the link's fragment, clears it from the address bar, and opens the recovery session. */
 async function checkResetLink(): Promise<LinkCheck> {
   const link = parseResetLink(window.location.hash);
   // The tokens must not stay in the address bar, the history or a bookmark.
@@ -29,19 +28,32 @@ async function checkResetLink(): Promise<LinkCheck> {
   }
 }
 
+let linkCheck: Promise<LinkCheck> | undefined;
+
 export default function ResetPasswordConfirmPage() {
   const navigate = useNavigate();
-  // A query, so the fragment is read once even when StrictMode mounts the page twice.
-  const { data: check } = useQuery({ queryKey: ['reset-link'], queryFn: checkResetLink, retry: false, staleTime: Infinity, gcTime: 0 });
+  const [check, setCheck] = useState<LinkCheck | null>(null);
   const state = check?.state ?? 'validating';
 
   useEffect(() => {
-    if (check?.state === 'invalid' && check.error) toast.error('Reset link error', check.error);
-    if (check?.state === 'refused') {
-      toast.error('Invalid reset link', INVALID_TEXT);
-      navigate(paths.resetPassword, { replace: true });
-    }
-  }, [check, navigate]);
+    // Once per page load: StrictMode mounts twice, and the fragment is gone after the first read.
+    linkCheck ??= checkResetLink();
+    let live = true;
+    void linkCheck.then((c) => {
+      if (!live) return;
+      setCheck(c);
+      if (c.state === 'invalid' && c.error) toast.error('Reset link error', c.error);
+      if (c.state === 'refused') {
+        toast.error('Invalid reset link', INVALID_TEXT);
+        navigate(paths.resetPassword, { replace: true });
+      }
+    });
+    return () => {
+      live = false;
+      // Leaving the page ends this check: a later visit reads its own link.
+      linkCheck = undefined;
+    };
+  }, [navigate]);
 
   return (
     <>

@@ -107,7 +107,8 @@ export default function GalaHostNodePage() {
 
       <section aria-labelledby="compare" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="compare" className="text-2xl font-bold">NodeHarbor compared with running it yourself</h2>
-        <div className="mt-8 overflow-x-auto rounded-xl border border-border">
+        {/* Focusable, so a keyboard can scroll the table on a narrow screen. */}
+        <div role="region" aria-label="Comparison table" tabIndex={0} className="mt-8 overflow-x-auto rounded-xl border border-border">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">NodeHarbor compared with a VPS and a dedicated server</caption>
             <thead className="bg-muted">

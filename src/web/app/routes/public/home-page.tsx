@@ -168,10 +168,10 @@ export default function HomePage() {
             Your key stays yours.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <Button asChild size="lg" variant="outline" className="border-primary-foreground bg-transparent hover:bg-primary-foreground/10">
+            <Button asChild size="lg" variant="onPrimary">
               <Link to={paths.galaHostNode}>See Gala plans</Link>
             </Button>
-            <Button asChild size="lg" variant="outline" className="border-primary-foreground bg-transparent hover:bg-primary-foreground/10">
+            <Button asChild size="lg" variant="onPrimary">
               <Link to={paths.contact}>Talk to us</Link>
             </Button>
           </div>

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { devBlockExempt } from '@/config/paths';
@@ -31,16 +30,23 @@ export function DevAccessGate({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const userId = auth.status === 'signed-in' ? auth.session.user.id : null;
   const devHost = config ? isDevHost(window.location.hostname, config.devHostSuffixes) : false;
-  const check = useQuery({
-    queryKey: ['dev-access', userId],
-    queryFn: () => hasDevAccess(userId!),
-    enabled: devHost && userId !== null,
-    staleTime: 0,
-  });
+  // The answer for one user: a different user (or none) is a new question.
+  const [answer, setAnswer] = useState<{ userId: string; allowed: boolean } | null>(null);
+  useEffect(() => {
+    if (!devHost || userId === null) return;
+    let live = true;
+    void hasDevAccess(userId).then((allowed) => {
+      if (live) setAnswer({ userId, allowed });
+    });
+    return () => {
+      live = false;
+    };
+  }, [devHost, userId]);
+  const checked = answer !== null && answer.userId === userId;
 
   if (!devHost || devBlockExempt.includes(pathname)) return children;
-  if (auth.status === 'signed-in' && check.data === true) return children;
-  if (auth.status === 'loading' || (userId !== null && check.isPending)) {
+  if (checked && answer.allowed) return children;
+  if (auth.status === 'loading' || (userId !== null && !checked)) {
     return (
       <main className="flex min-h-screen items-center justify-center">
         <Spinner label="Checking development access..." />

@@ -1,0 +1,123 @@
+// npm run bench:web: the public site's budgets (issue 5), measured on the built app served by the real server.
+//   - initial JavaScript of each public route, gzip bytes (budget 100 KB), and no dashboard or supabase-js code;
+//   - Lighthouse (mobile preset) performance and accessibility on /, /gala-hosting/host-node and /contact (budget 95);
+//   - axe: no serious or critical violation on any public route.
+// Prints a table, writes bench/results/web-latest.json, and exits 1 when a budget is missed.
+import AxeBuilder from '@axe-core/playwright';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { ROOT, WEB_DIST } from '../src/server/paths';
+import { freePort } from '../test/helpers/process';
+// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
+import { buildIsCurrent } from '../scripts/source-stamp.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const JS_BUDGET = 100 * 1024;
+const SCORE_BUDGET = 95;
+const publicRoutes = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies', '/login', '/register', '/reset-password', '/reset-password-confirm', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node', '/no-such-page'];
+const lighthouseRoutes = ['/', '/gala-hosting/host-node', '/contact'];
+const chromiumFlags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+if (!(buildIsCurrent as (root: string) => boolean)(ROOT)) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(1);
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nh-bench-web-'));
+  const child = spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RUN_WORKER: 'false' },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, child, dataDir };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the server did not become healthy');
+}
+
+/** Which module each built file came from, to name what a page loaded. */
+const manifest = JSON.parse(readFileSync(join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
+const sourceOf = new Map(Object.entries(manifest).map(([src, v]) => [`/${v.file}`, src]));
+const gzipBytes = (path: string) => readFileSync(join(WEB_DIST, `${path}.gz`)).length;
+
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumFlags });
+const failures: string[] = [];
+const results: Record<string, unknown> = { date: new Date().toISOString(), routes: {}, lighthouse: {} };
+
+try {
+  console.log('\nInitial JavaScript per public route (gzip) and axe');
+  console.log('route                          JS gzip   files  forbidden          axe serious/critical');
+  for (const route of publicRoutes) {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    const scripts = new Set<string>();
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (r.resourceType() === 'script' && u.origin === server.url) scripts.add(u.pathname);
+    });
+    await page.goto(`${server.url}${route}`, { waitUntil: 'networkidle' });
+    const bytes = [...scripts].filter((s) => existsSync(join(WEB_DIST, `${s}.gz`))).reduce((n, s) => n + gzipBytes(s), 0);
+    const forbidden = [...scripts].map((s) => sourceOf.get(s) ?? s).filter((s) => /supabase-js|dashboard|admin/.test(s) && route !== '/login');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    console.log(`${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(scripts.size).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}`);
+    (results.routes as Record<string, unknown>)[route] = { jsGzipBytes: bytes, files: scripts.size, forbidden, axe: bad };
+    if (bytes > JS_BUDGET) failures.push(`${route}: ${bytes} bytes of JavaScript > ${JS_BUDGET}`);
+    if (forbidden.length) failures.push(`${route}: loads ${forbidden.join(', ')}`);
+    if (bad.length) failures.push(`${route}: axe ${bad.join(', ')}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+
+// Lighthouse drives its own Chromium through the DevTools protocol.
+const debugPort = await freePort();
+const profile = mkdtempSync(join(tmpdir(), 'nh-lh-'));
+// Its own process group: Debian's /usr/bin/chromium is a wrapper script, and the browser must go with it.
+const chrome = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${debugPort}`, `--user-data-dir=${profile}`, ...chromiumFlags, 'about:blank'], {
+  stdio: 'ignore',
+  detached: true,
+});
+try {
+  for (let i = 0; i < 80 && !(await fetch(`http://127.0.0.1:${debugPort}/json/version`).then((r) => r.ok, () => false)); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log('\nLighthouse, mobile preset');
+  console.log('route                          performance  accessibility');
+  for (const route of lighthouseRoutes) {
+    const run = await lighthouse(`${server.url}${route}`, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+    const cats = run!.lhr.categories;
+    const perf = Math.round((cats.performance?.score ?? 0) * 100);
+    const a11y = Math.round((cats.accessibility?.score ?? 0) * 100);
+    console.log(`${route.padEnd(30)} ${String(perf).padStart(11)}  ${String(a11y).padStart(13)}`);
+    (results.lighthouse as Record<string, unknown>)[route] = { performance: perf, accessibility: a11y };
+    if (perf < SCORE_BUDGET) failures.push(`${route}: Lighthouse performance ${perf} < ${SCORE_BUDGET}`);
+    if (a11y < SCORE_BUDGET) failures.push(`${route}: Lighthouse accessibility ${a11y} < ${SCORE_BUDGET}`);
+  }
+} finally {
+  process.kill(-chrome.pid!, 'SIGKILL');
+  server.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+}
+await new Promise((r) => setTimeout(r, 500));
+rmSync(server.dataDir, { recursive: true, force: true });
+
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench/results/web-latest.json'), `${JSON.stringify({ ...results, failures }, null, 2)}\n`);
+if (failures.length) {
+  console.log(`\nBudgets missed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('\nEvery web budget met.');
+process.exit(0);
