@@ -3,9 +3,10 @@ import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './env';
+import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
 
-/** npm start: migrate, seed, serve; stops cleanly on SIGTERM/SIGINT. */
+/** npm start: migrate, seed, serve, run the worker (unless RUN_WORKER=false); stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const app = createApp({ ...deps, webDir: WEB_DIST });
+  const worker = config.runWorker ? startAppWorker(deps) : undefined;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });
   });
@@ -31,10 +33,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { signal });
-    // Finish in-flight requests, then close the database so PGlite is left clean.
+    // Finish in-flight requests and running jobs, then close the database so PGlite is left clean.
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close(async () => {
+      await worker?.stop();
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -34,18 +34,16 @@ export function safeRedirect(config: Pick<Config, 'publicUrl'>, raw: string | un
 /**
  * Starts a password recovery. For a known, live address a one-hour one-time token is stored
  * (as a hash only, replacing any earlier one) and the link mailed; for an unknown address
- * nothing happens, and the caller answers the same either way.
+ * nothing happens, and the caller answers the same either way. The mail is queued with the token
+ * in one transaction, so the answer's time does not tell whether the account exists by waiting
+ * on the relay.
  */
 export async function requestRecovery(deps: AppDeps, email: string, redirectTo: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user || !user.email) return;
   const token = randomToken();
-  await deps.db.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
-    user.id,
-    hashToken(token),
-  ]);
   const link = `${deps.config.publicUrl}/auth/v1/verify?${new URLSearchParams({ token, type: 'recovery', redirect_to: redirectTo })}`;
-  await deps.mailer.send({
+  const mail = {
     to: user.email,
     subject: 'Reset your NodeHarbor password',
     text: [
@@ -59,6 +57,13 @@ export async function requestRecovery(deps: AppDeps, email: string, redirectTo: 
     html: `<p>Someone asked to reset the password of your NodeHarbor account.</p>
 <p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for an hour).</p>
 <p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+  };
+  await deps.db.transaction(async (tx) => {
+    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
+      user.id,
+      hashToken(token),
+    ]);
+    await deps.mailer.queue(tx, mail);
   });
 }
 
