@@ -64,10 +64,10 @@ export async function extendLeases(q: Queryable, workerId: string, ids: number[]
   );
 }
 
-/** Marks a job done, if this worker still holds it. */
+/** Marks a job done, if this worker still holds it; locked_by is kept to say who ran it. */
 export async function complete(q: Queryable, workerId: string, id: number): Promise<void> {
   await q.query(
-    `update nodeharbor.jobs set status = 'done', locked_by = null, locked_until = null, finished_at = now()
+    `update nodeharbor.jobs set status = 'done', locked_until = null, finished_at = now()
       where id = $1 and locked_by = $2 and status = 'running'`,
     [id, workerId],
   );
