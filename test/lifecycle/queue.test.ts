@@ -125,6 +125,16 @@ it('retries a failing job with exponential back-off, then leaves it failed', asy
   expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1']);
 });
 
+it('fails at once a job of an unknown task or with an invalid payload: no retry could help', async () => {
+  const unknown = (await enqueue(t.db, 'no-such-task', {}))!;
+  const invalid = (await enqueue(t.db, 'record', { n: 'one' }))!;
+  worker();
+  await waitFor('both failures', async () => (await job(unknown)).status === 'failed' && (await job(invalid)).status === 'failed');
+  expect(await job(unknown)).toMatchObject({ attempts: 1, last_error: 'no task named no-such-task' });
+  expect(await job(invalid)).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/^invalid payload/) });
+  expect(runs).toEqual([]);
+});
+
 it('completes a job that fails once on its second attempt', async () => {
   const id = (await enqueue(t.db, 'flaky', { n: 7 }))!;
   worker();

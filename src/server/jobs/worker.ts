@@ -50,10 +50,17 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
 
   const run = async (job: ClaimedJob) => {
     const task = tasks.get(job.task);
+    const payload = task?.payload.safeParse(job.payload);
+    if (!task || !payload?.success) {
+      // Another attempt would meet the same unknown task or payload: fail it now.
+      const error = task ? `invalid payload: ${payload?.error?.message}` : `no task named ${job.task}`;
+      deps.logger.error('job refused', { job: job.id, task: job.task, error });
+      await fail(deps.db, id, job, error, true).catch((e: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: String(e) }));
+      return;
+    }
     const started = Date.now();
     try {
-      if (!task) throw new Error(`no task named ${job.task}`);
-      await task.run(task.payload.parse(job.payload), deps);
+      await task.run(payload.data, deps);
       await complete(deps.db, id, job.id);
       deps.logger.debug('job done', { job: job.id, task: job.task, ms: Date.now() - started });
     } catch (e) {
