@@ -96,6 +96,17 @@ it('reinstalls a reused service without charging again', async () => {
   expect((await jobsOf(s.deps.db, 'install-service')).map((j) => j.status)).toEqual(['done', 'done']);
 });
 
+it('reinstalls a service reactivated from the trash', async () => {
+  expect((await owner.client.rpc('manage_service_operation', { p_service_id: serviceId, p_operation: 'delete' })).error).toBeNull();
+  await waitFor('the deletion', async () => (await service(owner, serviceId)).is_deleted);
+  const { error } = await owner.client.rpc('manage_service_operation', {
+    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'third-life', api_key: GALA_KEY },
+  });
+  expect(error).toBeNull();
+  await waitFor('the reinstall', async () => (await service(owner, serviceId)).is_installed);
+  expect((await events(owner, serviceId)).slice(-4)).toEqual(['delete_requested', 'deleted', 'install_requested', 'installed']);
+});
+
 it('enqueues nothing when the change is refused (the job shares the transaction)', async () => {
   const before = (await jobsOf(s.deps.db, 'install-service')).length;
   const { error } = await stranger.client.rpc('create_service_securely', {

@@ -96,7 +96,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         if (stopping) break;
         deps.logger.error('job queue unavailable', { error: String(e) });
       }
-      // Look again at once after a full claim; otherwise wait for the poll or a finished job.
+      // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
       if (claimed > 0 && running.size < opts.concurrency) continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, opts.pollMs);
