@@ -52,6 +52,7 @@ const tasks: ReadonlyMap<string, Task> = new Map(
         runs.push(`broken:${n}`);
         throw new Error('the relay said no');
       },
+      onFailed: async ({ n }, _deps, error) => void runs.push(`gave-up:${n}:${error}`),
     }),
     defineTask({
       name: 'flaky',
@@ -122,7 +123,7 @@ it('retries a failing job with exponential back-off, then leaves it failed', asy
   await waitFor('the failure', async () => (await job(id)).status === 'failed');
   expect(await job(id)).toMatchObject({ attempts: 3, finished: true });
   await sleep(200);
-  expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1']);
+  expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1', 'gave-up:1:the relay said no']);
 });
 
 it('fails at once a job of an unknown task or with an invalid payload: no retry could help', async () => {

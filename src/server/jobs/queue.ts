@@ -83,16 +83,19 @@ export function backoffSeconds(attempts: number): number {
 
 /**
  * Records a failed attempt: the job runs again after an exponential back-off, or is 'failed'
- * once it has used its attempts, or at once when `final` (a retry could not help).
+ * once it has used its attempts, or at once when `final` (a retry could not help). True when
+ * the job is now failed for good.
  */
-export async function fail(q: Queryable, workerId: string, job: ClaimedJob, error: string, final = false): Promise<void> {
-  await q.query(
+export async function fail(q: Queryable, workerId: string, job: ClaimedJob, error: string, final = false): Promise<boolean> {
+  const { rows } = await q.query<{ status: string }>(
     `update nodeharbor.jobs
         set status = case when $5 or attempts >= max_attempts then 'failed' else 'pending' end,
             finished_at = case when $5 or attempts >= max_attempts then now() end,
             run_at = now() + make_interval(secs => $3),
             last_error = $4, locked_by = null, locked_until = null
-      where id = $1 and locked_by = $2 and status = 'running'`,
+      where id = $1 and locked_by = $2 and status = 'running'
+      returning status`,
     [job.id, workerId, backoffSeconds(job.attempts), error.slice(0, 2000), final],
   );
+  return rows[0]?.status === 'failed';
 }

@@ -32,3 +32,10 @@ export async function findService(q: Queryable, serviceId: string): Promise<Serv
 export async function recordEvent(q: Queryable, serviceId: string, event: string, detail?: Record<string, unknown>): Promise<void> {
   await q.query('select private.record_service_event($1, $2, $3::jsonb)', [serviceId, event, detail ? JSON.stringify(detail) : null]);
 }
+
+/** For the lifecycle tasks: a step that gave up is told in the service's log, so it is not silently stuck. */
+export function recordGaveUp(event: string) {
+  return async ({ serviceId }: { serviceId: string }, { db }: { db: Queryable }, error: string): Promise<void> => {
+    await recordEvent(db, serviceId, event, { error: error.slice(0, 500) });
+  };
+}

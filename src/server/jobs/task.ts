@@ -15,6 +15,8 @@ export type Task<P = unknown> = {
   name: string;
   payload: z.ZodType<P>;
   run(payload: P, deps: JobDeps): Promise<void>;
+  /** Called once when the job has failed for good (its last attempt failed). */
+  onFailed?(payload: P, deps: JobDeps, error: string): Promise<void>;
 };
 
 export function defineTask<P>(task: Task<P>): Task<P> {

@@ -66,7 +66,14 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
-      await fail(deps.db, id, job, error).catch((err: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: String(err) }));
+      try {
+        if (await fail(deps.db, id, job, error)) {
+          deps.logger.error('job gave up', { job: job.id, task: job.task, attempts: job.attempts });
+          await task.onFailed?.(payload.data, deps, error);
+        }
+      } catch (err) {
+        deps.logger.error('job failure not recorded', { job: job.id, error: String(err) });
+      }
     }
   };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService } from '../service-row';
+import { findService, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
 /** Installing → active: installs the node, then marks the service installed (both idempotent). */
@@ -13,4 +13,5 @@ export const installService = defineTask({
     await provisioner.install({ serviceId, productId: svc.product_id });
     await db.query('select private.complete_service_installation($1)', [serviceId]);
   },
+  onFailed: recordGaveUp('install_failed'),
 });

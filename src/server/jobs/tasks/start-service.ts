@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService, recordEvent } from '../service-row';
+import { findService, recordEvent, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
 /** Starts the node of a service that was extended after it expired. */
@@ -13,4 +13,5 @@ export const startService = defineTask({
     await provisioner.start(serviceId);
     await recordEvent(db, serviceId, 'started');
   },
+  onFailed: recordGaveUp('start_failed'),
 });

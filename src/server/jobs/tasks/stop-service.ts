@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService, recordEvent } from '../service-row';
+import { findService, recordEvent, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
 /** Stops the node of an expired service. */
@@ -14,4 +14,5 @@ export const stopService = defineTask({
     await provisioner.stop(serviceId);
     await recordEvent(db, serviceId, 'stopped');
   },
+  onFailed: recordGaveUp('stop_failed'),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService } from '../service-row';
+import { findService, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
 /** Deleting → deleted: removes the node, then marks the service deleted (reusable if paid). */
@@ -12,4 +12,5 @@ export const uninstallService = defineTask({
     await provisioner.uninstall(serviceId);
     await db.query('select private.complete_service_deletion($1)', [serviceId]);
   },
+  onFailed: recordGaveUp('delete_failed'),
 });
