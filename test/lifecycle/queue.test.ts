@@ -147,17 +147,18 @@ it('completes a job that fails once on its second attempt', async () => {
 
 it('takes over a job whose worker died once its lease runs out, and fails one that had no attempt left', async () => {
   const id = (await enqueue(t.db, 'record', { n: 1 }))!;
-  const last = (await enqueue(t.db, 'record', { n: 2 }, { maxAttempts: 1 }))!;
+  const last = (await enqueue(t.db, 'broken', { n: 2 }, { maxAttempts: 1 }))!;
   // A worker claims both and dies (no heartbeat, no completion).
-  const claimed = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
+  const { claimed } = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
   expect(claimed.map((j) => j.id).sort()).toEqual([id, last].sort());
   worker();
   await sleep(500);
   expect(runs).toEqual([]);
   await waitFor('the takeover', async () => (await job(id)).status === 'done', 5000);
   expect(await job(id)).toMatchObject({ attempts: 2 });
-  expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1 });
-  expect(runs).toEqual(['record:1']);
+  expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'the worker stopped during the last attempt' });
+  await waitFor('the give-up', async () => runs.includes('gave-up:2:the worker stopped during the last attempt'));
+  expect(runs.sort()).toEqual(['gave-up:2:the worker stopped during the last attempt', 'record:1']);
 });
 
 it('keeps the lease of a job that runs longer than it, so no other worker runs it too', async () => {

@@ -23,19 +23,26 @@ export async function enqueue(q: Queryable, task: string, payload: unknown, opts
   return rows[0]?.id ?? null;
 }
 
+type JobRow = { id: number; task: string; payload: unknown; attempts: number; max_attempts: number };
+const toJob = (r: JobRow): ClaimedJob => ({ id: r.id, task: r.task, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts });
+
 /**
  * Claims up to `limit` due jobs for `workerId` with FOR UPDATE SKIP LOCKED, so concurrent workers
  * never claim the same job, and leases them for `leaseSeconds`. A running job whose lease ran out
- * (its worker died) is due again; one that had no attempt left is failed instead.
+ * (its worker died) is due again; one that had no attempt left is failed instead, and returned
+ * as `abandoned` to the one caller that failed it.
  */
-export async function claim(q: Queryable, workerId: string, limit: number, leaseSeconds: number): Promise<ClaimedJob[]> {
-  await q.query(
+export async function claim(
+  q: Queryable, workerId: string, limit: number, leaseSeconds: number,
+): Promise<{ claimed: ClaimedJob[]; abandoned: ClaimedJob[] }> {
+  const abandoned = await q.query<JobRow>(
     `update nodeharbor.jobs
-        set status = 'failed', locked_by = null, locked_until = null, finished_at = now(),
+        set status = 'failed', locked_until = null, finished_at = now(),
             last_error = coalesce(last_error || '; ', '') || 'the worker stopped during the last attempt'
-      where status = 'running' and locked_until < now() and attempts >= max_attempts`,
+      where status = 'running' and locked_until < now() and attempts >= max_attempts
+      returning id, task, payload, attempts, max_attempts`,
   );
-  const { rows } = await q.query<{ id: number; task: string; payload: unknown; attempts: number; max_attempts: number }>(
+  const { rows } = await q.query<JobRow>(
     `with next as (
        select id from nodeharbor.jobs
         where (status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now())
@@ -51,7 +58,7 @@ export async function claim(q: Queryable, workerId: string, limit: number, lease
      returning j.id, j.task, j.payload, j.attempts, j.max_attempts`,
     [limit, workerId, leaseSeconds],
   );
-  return rows.map((r) => ({ id: r.id, task: r.task, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts }));
+  return { claimed: rows.map(toJob), abandoned: abandoned.rows.map(toJob) };
 }
 
 /** Extends the lease of jobs this worker still runs. */

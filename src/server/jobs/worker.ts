@@ -48,6 +48,15 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
     Math.max(200, (opts.leaseSeconds * 1000) / 3),
   );
 
+  // A job that failed for good: its task may say so where people look (a service's log).
+  const gaveUp = async (job: ClaimedJob, error: string) => {
+    deps.logger.error('job gave up', { job: job.id, task: job.task, attempts: job.attempts, error });
+    const task = tasks.get(job.task);
+    const payload = task?.payload.safeParse(job.payload);
+    if (!task?.onFailed || !payload?.success) return;
+    await task.onFailed(payload.data, deps, error).catch((e: unknown) => deps.logger.error('onFailed failed', { job: job.id, error: String(e) }));
+  };
+
   const run = async (job: ClaimedJob) => {
     const task = tasks.get(job.task);
     const payload = task?.payload.safeParse(job.payload);
@@ -66,14 +75,11 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
-      try {
-        if (await fail(deps.db, id, job, error)) {
-          deps.logger.error('job gave up', { job: job.id, task: job.task, attempts: job.attempts });
-          await task.onFailed?.(payload.data, deps, error);
-        }
-      } catch (err) {
+      const final = await fail(deps.db, id, job, error).catch((err: unknown) => {
         deps.logger.error('job failure not recorded', { job: job.id, error: String(err) });
-      }
+        return false;
+      });
+      if (final) await gaveUp(job, error);
     }
   };
 
@@ -87,7 +93,8 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         }
         const free = opts.concurrency - running.size;
         if (free > 0) {
-          const jobs = await deps.db.transaction((tx) => claim(tx, id, free, opts.leaseSeconds));
+          const { claimed: jobs, abandoned } = await deps.db.transaction((tx) => claim(tx, id, free, opts.leaseSeconds));
+          for (const job of abandoned) await gaveUp(job, 'the worker stopped during the last attempt');
           claimed = jobs.length;
           for (const job of jobs) {
             running.set(
