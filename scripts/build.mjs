@@ -14,7 +14,7 @@ if (pkg.scripts['build:web']) {
 }
 
 await build({
-  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'].map((f) => join(root, f)),
+  entryPoints: ['src/server/main.ts', 'src/server/worker.ts', 'src/server/cli.ts'].map((f) => join(root, f)),
   outdir: join(root, 'dist/server'),
   bundle: true,
   platform: 'node',

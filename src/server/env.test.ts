@@ -52,6 +52,27 @@ describe('loadConfig', () => {
     });
   });
 
+  it('configures the worker and the simulated provisioner, 0 seconds allowed for tests', () => {
+    expect(loadConfig({})).toMatchObject({
+      runWorker: true,
+      workerConcurrency: 4,
+      workerPollMs: 1000,
+      jobLeaseSeconds: 60,
+      provisionInstallSeconds: 20,
+      provisionDeleteSeconds: 10,
+    });
+    expect(loadConfig({ PROVISION_INSTALL_SECONDS: '0', PROVISION_DELETE_SECONDS: '0', RUN_WORKER: 'false' })).toMatchObject({
+      runWorker: false,
+      provisionInstallSeconds: 0,
+      provisionDeleteSeconds: 0,
+    });
+    expect(problems({ PROVISION_INSTALL_SECONDS: '-1', JOB_LEASE_SECONDS: '0', WORKER_CONCURRENCY: 'many' })).toEqual([
+      'WORKER_CONCURRENCY must be a whole number from 1 to 100, got "many"',
+      'JOB_LEASE_SECONDS must be a whole number from 1 to 3600, got "0"',
+      'PROVISION_INSTALL_SECONDS must be a whole number from 0 to 3600, got "-1"',
+    ]);
+  });
+
   it('reads overrides', () => {
     const c = loadConfig({
       PORT: '9000',

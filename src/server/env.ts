@@ -105,6 +105,11 @@ const schema = z.object({
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
   TRUST_PROXY: bool('TRUST_PROXY', false),
   RUN_WORKER: bool('RUN_WORKER', true),
+  WORKER_CONCURRENCY: int('WORKER_CONCURRENCY', 4, 1, 100),
+  WORKER_POLL_MS: int('WORKER_POLL_MS', 1000, 10, 60_000),
+  JOB_LEASE_SECONDS: int('JOB_LEASE_SECONDS', 60, 1, 3600),
+  PROVISION_INSTALL_SECONDS: int('PROVISION_INSTALL_SECONDS', 20, 0, 3600),
+  PROVISION_DELETE_SECONDS: int('PROVISION_DELETE_SECONDS', 10, 0, 3600),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
@@ -156,6 +161,13 @@ export type Config = {
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: boolean;
   runWorker: boolean;
+  workerConcurrency: number;
+  workerPollMs: number;
+  /** Seconds a claimed job stays its worker's without a heartbeat (a killed worker's jobs wait this long). */
+  jobLeaseSeconds: number;
+  /** Durations of the simulated provisioner. */
+  provisionInstallSeconds: number;
+  provisionDeleteSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Undefined means: the built-in test provider, whose approval page is our own. */
   paypal: PayPalConfig | undefined;
@@ -204,6 +216,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     trustProxy: e.TRUST_PROXY,
     runWorker: e.RUN_WORKER,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    workerPollMs: e.WORKER_POLL_MS,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    provisionInstallSeconds: e.PROVISION_INSTALL_SECONDS,
+    provisionDeleteSeconds: e.PROVISION_DELETE_SECONDS,
     logLevel: e.LOG_LEVEL,
     paypal,
   };

@@ -75,16 +75,21 @@ it('refuses anonymous callers, other users’ services, and unknown events', asy
   expect((await s.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox')).rows[0]!.n).toBe(before);
 });
 
-it('answers 502 when the mail cannot be sent', async () => {
-  // Nothing listens on port 1: a real SMTP connection that is refused.
+it('queues the mail for the worker: the answer does not wait on a relay that refuses', async () => {
+  // Nothing listens on port 1: a real SMTP connection that is refused, which the send-email job retries.
   const broken = await startTestServer({ RATE_LIMITS_ENABLED: 'false', SMTP_URL: 'smtp://127.0.0.1:1' });
   try {
     const u = await createTestUser(broken, { credits: 10 });
     const { data } = await u.client.rpc('create_service_securely', { p_name: 'quiet', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
     const { error } = await u.client.functions.invoke('send-sqs-message', { body: { serviceData: { id: (data as { id: string }).id } } });
-    const res = (error as FunctionsHttpError).context as Response;
-    expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ error: 'The e-mail could not be sent. Please try again later.' });
+    expect(error).toBeNull();
+    const { rows } = await broken.deps.db.query<{ status: string; task: string; job_status: string }>(
+      `select o.status, j.task, j.status as job_status from nodeharbor.outbox o
+         join nodeharbor.jobs j on j.task = 'send-email' and (j.payload ->> 'outboxId')::bigint = o.id
+        where o.to_address = $1`,
+      [u.email],
+    );
+    expect(rows).toEqual([{ status: 'queued', task: 'send-email', job_status: 'pending' }]);
   } finally {
     await broken.stop();
   }

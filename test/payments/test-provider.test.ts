@@ -1,7 +1,10 @@
 import type { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withClaims } from '../../src/server/db/with-claims';
+import { schedules } from '../../src/server/jobs/registry';
+import { startWorker } from '../../src/server/jobs/worker';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
+import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
@@ -57,7 +60,7 @@ describe('purchase-credits with the built-in test provider', () => {
       'select subject, text_body from nodeharbor.outbox where to_address = $1',
       [user.email],
     );
-    expect(mail).toEqual([{ subject: 'Payment received', text_body: expect.stringContaining('$12.50') as string }]);
+    expect(mail).toEqual([{ subject: 'We received your payment of $12.50', text_body: expect.stringContaining('Your balance is now') as string }]);
   });
 
   it('Reject on the test page records the purchase as rejected and credits nothing', async () => {
@@ -169,6 +172,25 @@ describe('purchase-credits with the built-in test provider', () => {
     expect((await purchaseRow(s, abandoned.purchase_id))!.status).toBe('expired');
     expect(Number(await balance(user.client))).toBe(before + 7);
   });
+
+  it('the worker reconciles on its own every 30 s, so a payment approved without the browser is credited within 120 s', async () => {
+    expect(schedules).toContainEqual({ task: 'reconcile-purchases', everySeconds: 30 });
+    const before = Number(await balance(user.client));
+    const order = await start(9);
+    await visit(order.approval_url, { decision: 'approve' });
+    await age(s, order.purchase_id, 31);
+    const worker = startWorker(
+      { ...s.deps, provisioner: createSimulatedDriver(s.deps.db, { installSeconds: 0, deleteSeconds: 0 }) },
+      { concurrency: 1, pollMs: 50, leaseSeconds: 30 },
+    );
+    try {
+      for (let i = 0; i < 100 && (await purchaseRow(s, order.purchase_id))!.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await worker.stop();
+    }
+    expect((await purchaseRow(s, order.purchase_id))!.status).toBe('completed');
+    expect(Number(await balance(user.client))).toBe(before + 9);
+  });
 });
 
 describe('purchase-credits when the receipt cannot be sent', () => {
@@ -179,7 +201,7 @@ describe('purchase-credits when the receipt cannot be sent', () => {
   });
   afterAll(() => s.stop());
 
-  it('still credits the purchase and reports success', async () => {
+  it('still credits the purchase and reports success; the receipt waits in the queue for the relay', async () => {
     const user = await createTestUser(s);
     const r = await purchase(user.client, { amount: 20, credits_amount: 20 });
     const approved = await visit(r.body.approval_url as string, { decision: 'approve' });
@@ -187,7 +209,9 @@ describe('purchase-credits when the receipt cannot be sent', () => {
     expect(await balance(user.client)).toBe('20');
     expect((await purchaseRow(s, r.body.purchase_id as string))!.status).toBe('completed');
     const { rows } = await s.deps.db.query<{ status: string }>('select status from nodeharbor.outbox where to_address = $1', [user.email]);
-    expect(rows).toEqual([{ status: 'failed' }]);
+    expect(rows).toEqual([{ status: 'queued' }]);
+    const jobs = await s.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.jobs where task = 'send-email' and status = 'pending'`);
+    expect(jobs.rows[0]!.n).toBe(1);
   });
 });
 

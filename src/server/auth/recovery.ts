@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
-import { escapeHtml } from '../mail/escape-html';
+import { passwordRecoveryMail } from '../mail/templates/password-recovery';
 import { hashToken, randomToken } from './sessions';
 import { findUserByEmail } from './users';
 
@@ -34,31 +34,22 @@ export function safeRedirect(config: Pick<Config, 'publicUrl'>, raw: string | un
 /**
  * Starts a password recovery. For a known, live address a one-hour one-time token is stored
  * (as a hash only, replacing any earlier one) and the link mailed; for an unknown address
- * nothing happens, and the caller answers the same either way.
+ * nothing happens, and the caller answers the same either way. The mail is queued with the token
+ * in one transaction and delivered by a send-email job, so the answer never waits on the relay:
+ * its time no longer tells whether the account exists.
  */
 export async function requestRecovery(deps: AppDeps, email: string, redirectTo: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user || !user.email) return;
   const token = randomToken();
-  await deps.db.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
-    user.id,
-    hashToken(token),
-  ]);
   const link = `${deps.config.publicUrl}/auth/v1/verify?${new URLSearchParams({ token, type: 'recovery', redirect_to: redirectTo })}`;
-  await deps.mailer.send({
-    to: user.email,
-    subject: 'Reset your NodeHarbor password',
-    text: [
-      'Someone asked to reset the password of your NodeHarbor account.',
-      '',
-      `To choose a new password, open this link within an hour:`,
-      link,
-      '',
-      'If it was not you, ignore this e-mail: your password stays as it is.',
-    ].join('\n'),
-    html: `<p>Someone asked to reset the password of your NodeHarbor account.</p>
-<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for an hour).</p>
-<p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
+  const mail = passwordRecoveryMail({ to: user.email, link });
+  await deps.db.transaction(async (tx) => {
+    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
+      user.id,
+      hashToken(token),
+    ]);
+    await deps.mailer.queue(tx, mail);
   });
 }
 

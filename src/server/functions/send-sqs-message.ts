@@ -3,19 +3,11 @@ import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
 import { CallerError, getCaller } from '../http/caller';
 import { hitRateLimit } from '../http/rate-limit';
-import { escapeHtml } from '../mail/escape-html';
+import { serviceCreatedMail } from '../mail/templates/service-created';
+import { serviceDeletedMail } from '../mail/templates/service-deleted';
 import { fail, jsonBody } from './function-response';
 
-const mails = {
-  service_created: (name: string) => ({
-    subject: `Your service ${name} is being set up`,
-    text: `Your service ${name} is installing. It will be active within about 10 minutes; you can follow it on your dashboard.`,
-  }),
-  service_deleted: (name: string) => ({
-    subject: `Your service ${name} has been deleted`,
-    text: `Your service ${name} has been moved to trash. If its paid period has not ended, you can reuse it for a new service from Billing.`,
-  }),
-} as const;
+const mails = { service_created: serviceCreatedMail, service_deleted: serviceDeletedMail } as const;
 
 /** A person creates or deletes a few services at a time; more mail than this is a loop or abuse. */
 const LIMIT = { max: 20, windowSeconds: 600 };
@@ -23,7 +15,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
 /**
  * The service e-mails of spec §7 (the name is kept for compatibility). Mail goes only to the
  * signed-in caller's own address, about one of their own services: never to a `userEmail` given
- * in the body, so the function cannot be used to send mail to strangers.
+ * in the body, so the function cannot be used to send mail to strangers. The mail is queued (a
+ * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
   let userId: string | undefined;
@@ -58,12 +51,6 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
       return fail(c, 429, `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`);
     }
   }
-  const mail = mails[eventType](found.name);
-  try {
-    await deps.mailer.send({ to: found.email, subject: mail.subject, text: mail.text, html: `<p>${escapeHtml(mail.text)}</p>` });
-  } catch {
-    // The mailer has kept the failure in the outbox and logged it; the app only needs to know.
-    return fail(c, 502, 'The e-mail could not be sent. Please try again later.');
-  }
+  await deps.mailer.queue(deps.db, mails[eventType]({ to: found.email, name: found.name }));
   return c.json({ success: true });
 }

@@ -1,37 +1,80 @@
 import nodemailer from 'nodemailer';
-import type { Database } from '../db/database';
+import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
+import { enqueue } from '../jobs/queue';
 
 export type Mail = { to: string; subject: string; text: string; html?: string };
 
-/** Sends e-mail. Every mail is recorded in nodeharbor.outbox; with SMTP_URL it is also relayed. */
+/** Attempts of one queued mail before it is left 'failed' in the outbox (back-off up to ~4 min). */
+const MAIL_ATTEMPTS = 8;
+
+/**
+ * Sends e-mail. Every mail is recorded in nodeharbor.outbox; with SMTP_URL it is also relayed,
+ * otherwise it stays there ('kept') and is logged.
+ */
 export interface Mailer {
+  /** Sends now and throws when the relay refuses (for callers that must know at once). */
   send(mail: Mail): Promise<void>;
+  /**
+   * Records the mail on `q` (which may be an open transaction) and, with a relay, enqueues a
+   * send-email job that delivers it with retries. With `key`, a mail already recorded under the
+   * same key is not recorded again. Returns the outbox id, or null for a repeated key.
+   */
+  queue(q: Queryable, mail: Mail, opts?: { key?: string }): Promise<number | null>;
+  /** Delivers one queued mail; a mail already sent or kept is left alone (jobs may run twice). */
+  deliver(outboxId: number): Promise<void>;
 }
 
 export function createMailer(opts: { db: Database; smtpUrl?: string | undefined; from: string; logger: Logger }): Mailer {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const relay = async (id: number, mail: Mail) => {
+    try {
+      await transport!.sendMail({ from: opts.from, ...mail });
+      await opts.db.query(`update nodeharbor.outbox set status = 'sent', sent_at = now(), error = null where id = $1`, [id]);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      await opts.db.query(`update nodeharbor.outbox set status = 'failed', error = $2 where id = $1`, [id, reason]);
+      opts.logger.error('mail failed', { id, error: reason });
+      throw e;
+    }
+  };
+  const record = async (q: Queryable, mail: Mail, status: 'queued' | 'kept', key: string | null) => {
+    const { rows } = await q.query<{ id: number }>(
+      `insert into nodeharbor.outbox (to_address, subject, text_body, html_body, status, key) values ($1, $2, $3, $4, $5, $6)
+       on conflict (key) do nothing returning id`,
+      [mail.to, mail.subject, mail.text, mail.html ?? null, status, key],
+    );
+    return rows[0]?.id ?? null;
+  };
+  // No addresses or subjects in logs; the outbox id finds the mail.
+  const logKept = (id: number) => opts.logger.info('mail kept in outbox (no SMTP_URL)', { id });
   return {
     async send(mail) {
-      const { rows } = await opts.db.query<{ id: number }>(
-        `insert into nodeharbor.outbox (to_address, subject, text_body, html_body) values ($1, $2, $3, $4) returning id`,
-        [mail.to, mail.subject, mail.text, mail.html ?? null],
+      const id = (await record(opts.db, mail, transport ? 'queued' : 'kept', null))!;
+      if (!transport) return logKept(id);
+      await relay(id, mail);
+    },
+    async queue(q, mail, o = {}) {
+      const id = await record(q, mail, transport ? 'queued' : 'kept', o.key ?? null);
+      if (id === null) return null;
+      // Without a relay the outbox is the destination: there is nothing left to deliver.
+      if (!transport) logKept(id);
+      else await enqueue(q, 'send-email', { outboxId: id }, { maxAttempts: MAIL_ATTEMPTS });
+      return id;
+    },
+    async deliver(outboxId) {
+      const { rows } = await opts.db.query<{ to_address: string; subject: string; text_body: string; html_body: string | null; status: string }>(
+        `update nodeharbor.outbox set attempts = attempts + 1 where id = $1
+         returning to_address, subject, text_body, html_body, status`,
+        [outboxId],
       );
-      const id = rows[0]!.id;
+      const row = rows[0];
+      if (!row || row.status === 'sent' || row.status === 'kept') return;
       if (!transport) {
-        // No addresses or subjects in logs; the outbox id finds the mail.
-        opts.logger.info('mail kept in outbox (no SMTP_URL)', { id });
-        return;
+        await opts.db.query(`update nodeharbor.outbox set status = 'kept' where id = $1`, [outboxId]);
+        return logKept(outboxId);
       }
-      try {
-        await transport.sendMail({ from: opts.from, ...mail });
-        await opts.db.query(`update nodeharbor.outbox set status = 'sent', sent_at = now() where id = $1`, [id]);
-      } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e);
-        await opts.db.query(`update nodeharbor.outbox set status = 'failed', error = $2 where id = $1`, [id, reason]);
-        opts.logger.error('mail failed', { id, error: reason });
-        throw e;
-      }
+      await relay(outboxId, { to: row.to_address, subject: row.subject, text: row.text_body, ...(row.html_body ? { html: row.html_body } : {}) });
     },
   };
 }

@@ -1,8 +1,7 @@
 import { PAYMENT_APPROVAL_HOURS } from '../../shared/constants';
-import type { AppDeps } from '../deps';
 import { PaymentProviderError } from './provider';
 import { closePurchase, pendingPurchases } from './purchases';
-import { captureAndCredit, type Settlement } from './settle';
+import { captureAndCredit, type SettleDeps, type Settlement } from './settle';
 
 export type ReconcileOptions = {
   /** Purchases younger than this are left to the browser's return (default 30 s). */
@@ -20,7 +19,7 @@ export type ReconcileSummary = Partial<Record<Settlement | 'unreachable', number
  * captures approved orders (crediting once), rejects voided ones, and expires those still unpaid
  * after 48 hours. Safe to run from several processes at once.
  */
-export async function reconcilePendingPurchases(deps: AppDeps, opts: ReconcileOptions = {}): Promise<ReconcileSummary> {
+export async function reconcilePendingPurchases(deps: SettleDeps, opts: ReconcileOptions = {}): Promise<ReconcileSummary> {
   const minAgeMs = opts.minAgeMs ?? 30_000;
   const expireAfterMs = opts.expireAfterMs ?? PAYMENT_APPROVAL_HOURS * 3600_000;
   const summary: ReconcileSummary = {};

@@ -1,6 +1,9 @@
 import type { AppDeps } from '../deps';
-import { escapeHtml } from '../mail/escape-html';
+import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
+
+/** What settling needs: the request handlers and the reconciliation job both have it. */
+export type SettleDeps = Pick<AppDeps, 'db' | 'logger' | 'mailer' | 'payments'>;
 
 /** Where a purchase stands after we asked: 'unknown' when the order is not one of ours. */
 export type Settlement = PurchaseStatus | 'unknown';
@@ -10,7 +13,7 @@ export type Settlement = PurchaseStatus | 'unknown';
  * it. Throws PaymentProviderError when the provider cannot be reached: the purchase stays pending
  * and reconciliation tries again.
  */
-export async function captureAndCredit(deps: AppDeps, orderId: string): Promise<Settlement> {
+export async function captureAndCredit(deps: SettleDeps, orderId: string): Promise<Settlement> {
   const result = await deps.payments.captureOrder(orderId);
   switch (result.status) {
     case 'completed':
@@ -24,7 +27,7 @@ export async function captureAndCredit(deps: AppDeps, orderId: string): Promise<
 }
 
 /** Credits a captured order once; the receipt goes out only from the call that credited. */
-export async function credit(deps: AppDeps, orderId: string, capturedCents: number): Promise<Settlement> {
+export async function credit(deps: SettleDeps, orderId: string, capturedCents: number): Promise<Settlement> {
   const r = await completePurchase(deps.db, orderId, capturedCents);
   if (r.outcome === 'unknown') {
     deps.logger.warn('captured order has no purchase', { order_id: orderId });
@@ -32,12 +35,12 @@ export async function credit(deps: AppDeps, orderId: string, capturedCents: numb
   }
   if (r.outcome === 'credited') {
     deps.logger.info('purchase credited', { order_id: orderId, user_id: r.user_id });
-    await sendReceipt(deps, r.user_id!, r.amount!);
+    await queueReceipt(deps, orderId, r.user_id!, r.amount!);
   }
   return 'completed';
 }
 
-export async function closeOrder(deps: AppDeps, orderId: string, status: 'rejected' | 'expired'): Promise<Settlement> {
+export async function closeOrder(deps: SettleDeps, orderId: string, status: 'rejected' | 'expired'): Promise<Settlement> {
   const purchase = await findPurchase(deps.db, { orderId });
   if (!purchase) return 'unknown';
   const after = await closePurchase(deps.db, purchase.id, status);
@@ -46,18 +49,19 @@ export async function closeOrder(deps: AppDeps, orderId: string, status: 'reject
 }
 
 /**
- * The "payment received" e-mail, best effort: the credit is already committed and must stand.
- * NOTE: moves onto the durable job queue at merge, like reconciliation.
+ * The "payment received" e-mail, queued once per order (a second settlement of the same order
+ * queues nothing). Best effort: the credit is committed and stands even if this fails.
  */
-async function sendReceipt(deps: AppDeps, userId: string, amount: string): Promise<void> {
+async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, amount: string): Promise<void> {
   try {
-    const { rows } = await deps.db.query<{ email: string | null }>('select email from auth.users where id = $1', [userId]);
-    const to = rows[0]?.email;
-    if (!to) return;
-    const dollars = `$${Number(amount).toFixed(2)}`;
-    const text = `We received your payment of ${dollars}. ${dollars} of credit has been added to your NodeHarbor balance. Funds never expire.`;
-    await deps.mailer.send({ to, subject: 'Payment received', text, html: `<p>${escapeHtml(text)}</p>` });
+    const { rows } = await deps.db.query<{ email: string | null; balance: string }>(
+      'select u.email, c.balance from auth.users u join public.user_credits c on c.user_id = u.id where u.id = $1',
+      [userId],
+    );
+    const r = rows[0];
+    if (!r?.email) return;
+    await deps.mailer.queue(deps.db, paymentReceivedMail({ to: r.email, amount, balance: r.balance }), { key: `payment-received:${orderId}` });
   } catch (e) {
-    deps.logger.warn('payment receipt not sent', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
+    deps.logger.warn('payment receipt not queued', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
   }
 }

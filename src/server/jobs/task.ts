@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { Database } from '../db/database';
+import type { Logger } from '../http/logger';
+import type { Mailer } from '../mail/mailer';
+import type { PaymentProvider } from '../payments/provider';
+import type { Provisioner } from '../provisioning/provisioner';
+
+/** What a task handler may use. */
+export type JobDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; payments: PaymentProvider };
+
+/**
+ * One kind of job: its payload is checked with `payload` before `run` sees it. Jobs are
+ * at-least-once, so `run` must be idempotent: running it again after a crash does nothing twice.
+ */
+export type Task<P = unknown> = {
+  name: string;
+  payload: z.ZodType<P>;
+  run(payload: P, deps: JobDeps): Promise<void>;
+  /** Called once when the job has failed for good (its last attempt failed). */
+  onFailed?(payload: P, deps: JobDeps, error: string): Promise<void>;
+};
+
+export function defineTask<P>(task: Task<P>): Task<P> {
+  return task;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { lowBalanceMail } from '../../mail/templates/low-balance';
+import { enqueue } from '../queue';
+import { defineTask } from '../task';
+
+/** How long before a renewal the balance cannot cover its owner is warned. */
+const WARN_DAYS = 3;
+/** Services handled per sweep; the next sweep (a minute later) takes the rest. */
+const BATCH = 1000;
+
+/**
+ * The recurring sweep: one renew-service job per due service, keyed by service and period so a
+ * second sweep (or a second worker's) adds none; and one low-balance warning per service and
+ * period, WARN_DAYS before a renewal the balance does not cover.
+ */
+export const renewalSweep = defineTask({
+  name: 'renewal-sweep',
+  payload: z.object({}),
+  async run(_payload, { db, mailer }) {
+    const due = await db.query<{ id: string; renews_at: Date }>(
+      `select s.id, s.renews_at from private.services s
+        where s.renews_at <= now() and not s.expired and not s.is_deleted and not s.is_deleting
+        order by s.renews_at limit $1`,
+      [BATCH],
+    );
+    for (const s of due.rows) {
+      const period = s.renews_at.toISOString();
+      await enqueue(db, 'renew-service', { serviceId: s.id, period }, { key: `renew-service:${s.id}:${period}` });
+    }
+    const short = await db.query<{ id: string; name: string; renews_at: Date; email: string; price: string; balance: string }>(
+      `select s.id, s.name, s.renews_at, u.email, p.price, c.balance
+         from private.services s
+         join auth.users u on u.id = s.user_id
+         join public.products p on p.id = s.product_id
+         join public.user_credits c on c.user_id = s.user_id
+        where s.renews_at > now() and s.renews_at <= now() + make_interval(days => $1)
+          and not s.expired and not s.is_deleted and not s.is_deleting
+          and p.renew_interval is not null and p.price > c.balance and u.email is not null
+        order by s.renews_at limit $2`,
+      [WARN_DAYS, BATCH],
+    );
+    for (const s of short.rows) {
+      const mail = lowBalanceMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at });
+      await mailer.queue(db, mail, { key: `low-balance:${s.id}:${s.renews_at.toISOString()}` });
+    }
+  },
+});

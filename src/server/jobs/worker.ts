@@ -1,0 +1,148 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/database';
+import { claim, complete, extendLeases, fail, type ClaimedJob } from './queue';
+import { schedules as defaultSchedules, taskRegistry } from './registry';
+import type { JobDeps, Task } from './task';
+
+export type WorkerOptions = {
+  /** Jobs run at once by this worker. */
+  concurrency: number;
+  /** Wait between two looks at the queue when it was empty. */
+  pollMs: number;
+  /** How long a claimed job stays this worker's without a heartbeat; then another may take it. */
+  leaseSeconds: number;
+  tasks?: ReadonlyMap<string, Task>;
+  schedules?: readonly { task: string; everySeconds: number }[];
+};
+
+export type Worker = {
+  readonly id: string;
+  /** Claims no more jobs and resolves once the running ones have finished. */
+  stop(): Promise<void>;
+};
+
+/** Schedules are looked at this often; their keys make a repeat harmless. */
+const SCHEDULE_EVERY_MS = 10_000;
+
+/**
+ * Starts a worker over `deps.db`: it polls nodeharbor.jobs, runs up to `concurrency` handlers,
+ * keeps their leases alive, retries failures with back-off and enqueues the recurring tasks.
+ * Several workers, in one process or many, may share one database.
+ */
+export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
+  const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const tasks = opts.tasks ?? taskRegistry;
+  const schedules = opts.schedules ?? defaultSchedules;
+  const running = new Map<number, Promise<void>>();
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  let nextScheduleAt = 0;
+
+  const heartbeat = setInterval(
+    () => {
+      extendLeases(deps.db, id, [...running.keys()], opts.leaseSeconds).catch((e: unknown) =>
+        deps.logger.warn('job lease not extended', { error: String(e) }),
+      );
+    },
+    Math.max(200, (opts.leaseSeconds * 1000) / 3),
+  );
+
+  // A job that failed for good: its task may say so where people look (a service's log).
+  const gaveUp = async (job: ClaimedJob, error: string) => {
+    deps.logger.error('job gave up', { job: job.id, task: job.task, attempts: job.attempts, error });
+    const task = tasks.get(job.task);
+    const payload = task?.payload.safeParse(job.payload);
+    if (!task?.onFailed || !payload?.success) return;
+    await task.onFailed(payload.data, deps, error).catch((e: unknown) => deps.logger.error('onFailed failed', { job: job.id, error: String(e) }));
+  };
+
+  const run = async (job: ClaimedJob) => {
+    const task = tasks.get(job.task);
+    const payload = task?.payload.safeParse(job.payload);
+    if (!task || !payload?.success) {
+      // Another attempt would meet the same unknown task or payload: fail it now.
+      const error = task ? `invalid payload: ${payload?.error?.message}` : `no task named ${job.task}`;
+      deps.logger.error('job refused', { job: job.id, task: job.task, error });
+      await fail(deps.db, id, job, error, true).catch((e: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: String(e) }));
+      return;
+    }
+    const started = Date.now();
+    try {
+      await task.run(payload.data, deps);
+      await complete(deps.db, id, job.id);
+      deps.logger.debug('job done', { job: job.id, task: job.task, ms: Date.now() - started });
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
+      const final = await fail(deps.db, id, job, error).catch((err: unknown) => {
+        deps.logger.error('job failure not recorded', { job: job.id, error: String(err) });
+        return false;
+      });
+      if (final) await gaveUp(job, error);
+    }
+  };
+
+  const loop = async () => {
+    while (!stopping) {
+      let claimed = 0;
+      try {
+        if (Date.now() >= nextScheduleAt) {
+          await enqueueSchedules(deps.db, schedules);
+          nextScheduleAt = Date.now() + SCHEDULE_EVERY_MS;
+        }
+        const free = opts.concurrency - running.size;
+        if (free > 0) {
+          const { claimed: jobs, abandoned } = await deps.db.transaction((tx) => claim(tx, id, free, opts.leaseSeconds));
+          for (const job of abandoned) await gaveUp(job, 'the worker stopped during the last attempt');
+          claimed = jobs.length;
+          for (const job of jobs) {
+            running.set(
+              job.id,
+              run(job).finally(() => {
+                running.delete(job.id);
+                wake?.();
+              }),
+            );
+          }
+        }
+      } catch (e) {
+        if (stopping) break;
+        deps.logger.error('job queue unavailable', { error: String(e) });
+      }
+      // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
+      if (claimed > 0 && running.size < opts.concurrency) continue;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, opts.pollMs);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      wake = undefined;
+    }
+  };
+  const looping = loop();
+
+  return {
+    id,
+    async stop() {
+      stopping = true;
+      wake?.();
+      await looping;
+      await Promise.all(running.values());
+      clearInterval(heartbeat);
+    },
+  };
+}
+
+/** Enqueues each recurring task for the current period, keyed by the period's start in the database's clock. */
+async function enqueueSchedules(q: Queryable, schedules: readonly { task: string; everySeconds: number }[]): Promise<void> {
+  for (const s of schedules) {
+    await q.query(
+      `select nodeharbor.enqueue_job($1, '{}', $1 || ':' || to_char(b at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), b)
+         from (select to_timestamp(floor(extract(epoch from now()) / $2) * $2) as b) t`,
+      [s.task, s.everySeconds],
+    );
+  }
+}

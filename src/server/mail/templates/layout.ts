@@ -1,0 +1,22 @@
+import { escapeHtml } from '../escape-html';
+import type { Mail } from '../mailer';
+
+/** A mail from plain paragraphs: the text part joins them, the HTML part escapes each. */
+export function paragraphsMail(to: string, subject: string, paragraphs: string[]): Mail {
+  return {
+    to,
+    subject,
+    text: paragraphs.join('\n\n'),
+    html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
+  };
+}
+
+/** "$10.00" from a numeric as the database returns it ("10.00") or a number. */
+export function money(amount: string | number): string {
+  return `$${Number(amount).toFixed(2)}`;
+}
+
+/** A date as people read it in a mail, in UTC so every reader sees the same day. */
+export function day(at: Date | string): string {
+  return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}

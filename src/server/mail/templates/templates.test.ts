@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { expiryMail } from './expiry';
+import { lowBalanceMail } from './low-balance';
+import { passwordRecoveryMail } from './password-recovery';
+import { paymentReceivedMail } from './payment-received';
+import { renewalMail } from './renewal';
+import { serviceCreatedMail } from './service-created';
+import { serviceDeletedMail } from './service-deleted';
+
+const to = 'ada@example.com';
+const renewsAt = new Date('2026-12-24T23:30:00Z');
+
+describe('mail templates', () => {
+  it('address the mail, and give the same words in text and HTML', () => {
+    const mails = [
+      serviceCreatedMail({ to, name: 'node-1' }),
+      serviceDeletedMail({ to, name: 'node-1' }),
+      renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
+      expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
+      lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5' }),
+    ];
+    for (const m of mails) {
+      expect(m.to).toBe(to);
+      expect(m.subject.length).toBeGreaterThan(10);
+      for (const paragraph of m.text.split('\n\n')) expect(m.html).toContain(`<p>${paragraph}</p>`);
+    }
+  });
+
+  it('write amounts in dollars and dates in UTC', () => {
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5' })).toMatchObject({
+      subject: 'We received your payment of $25.00',
+      text: expect.stringContaining('Your balance is now $30.50.'),
+    });
+    expect(renewalMail({ to, name: 'n', amount: '10.00', renewsAt }).text).toContain('on December 24, 2026');
+    expect(expiryMail({ to, name: 'n', price: '10.00', balance: '4.5' }).text).toContain('costs $10.00 and your balance is $4.50');
+  });
+
+  it('escape what they put in HTML', () => {
+    const m = serviceCreatedMail({ to, name: '<b>"x"&' });
+    expect(m.html).toContain('&lt;b&gt;&quot;x&quot;&amp;');
+    expect(m.html).not.toContain('<b>');
+    const r = passwordRecoveryMail({ to, link: 'http://localhost/verify?a=1&b="2"' });
+    expect(r.html).toContain('href="http://localhost/verify?a=1&amp;b=&quot;2&quot;"');
+    expect(r.text).toContain('http://localhost/verify?a=1&b="2"');
+  });
+});

@@ -1,0 +1,217 @@
+import { createTestProvider } from '../../src/server/payments/test-provider';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Database } from '../../src/server/db/database';
+import { openPostgres } from '../../src/server/db/postgres';
+import { createLogger } from '../../src/server/http/logger';
+import { claim, enqueue } from '../../src/server/jobs/queue';
+import { defineTask, type JobDeps, type Task } from '../../src/server/jobs/task';
+import { startWorker, type Worker } from '../../src/server/jobs/worker';
+import { createMailer } from '../../src/server/mail/mailer';
+import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { queueIsIdle, waitFor } from './helpers';
+
+let t: TestDatabase;
+const extraDbs: Database[] = [];
+const workers: Worker[] = [];
+/** What the test tasks did, in order: "<task>:<n>". */
+const runs: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  await t.db.query('delete from nodeharbor.jobs');
+  runs.length = 0;
+});
+afterAll(async () => {
+  await Promise.all(extraDbs.map((d) => d.close()));
+  await t.db.close();
+  await t.drop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const n = z.object({ n: z.number() });
+const tasks: ReadonlyMap<string, Task> = new Map(
+  [
+    defineTask({ name: 'record', payload: n, run: async ({ n }) => void runs.push(`record:${n}`) }),
+    defineTask({
+      name: 'slow',
+      payload: n,
+      run: async ({ n }) => {
+        runs.push(`slow-start:${n}`);
+        await sleep(n);
+        runs.push(`slow-end:${n}`);
+      },
+    }),
+    defineTask({
+      name: 'broken',
+      payload: n,
+      run: async ({ n }) => {
+        runs.push(`broken:${n}`);
+        throw new Error('the relay said no');
+      },
+      onFailed: async ({ n }, _deps, error) => void runs.push(`gave-up:${n}:${error}`),
+    }),
+    defineTask({
+      name: 'flaky',
+      payload: n,
+      run: async ({ n }) => {
+        runs.push(`flaky:${n}`);
+        if (runs.filter((r) => r === `flaky:${n}`).length === 1) throw new Error('first try fails');
+      },
+    }),
+    defineTask({ name: 'tick', payload: z.object({}), run: async () => void runs.push('tick') }),
+  ].map((task) => [task.name, task as Task]),
+);
+
+function deps(db: Database): JobDeps {
+  const logger = createLogger('silent');
+  return { db, logger, mailer: createMailer({ db, from: 'test@nodeharbor.test', logger }), provisioner: createSimulatedDriver(db, { installSeconds: 0, deleteSeconds: 0 }), payments: createTestProvider(db) };
+}
+function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?: number; schedules?: { task: string; everySeconds: number }[] } = {}): Worker {
+  const w = startWorker(deps(db), { concurrency: opts.concurrency ?? 2, pollMs: 20, leaseSeconds: opts.leaseSeconds ?? 30, tasks, schedules: opts.schedules ?? [] });
+  workers.push(w);
+  return w;
+}
+async function job(id: number) {
+  const { rows } = await t.db.query<{ status: string; attempts: number; wait: number; last_error: string | null; finished: boolean }>(
+    `select status, attempts, extract(epoch from run_at - now())::float8 as wait, last_error, finished_at is not null as finished
+       from nodeharbor.jobs where id = $1`,
+    [id],
+  );
+  return rows[0]!;
+}
+
+it('enqueues once per key, and not at all when the transaction rolls back', async () => {
+  expect(await enqueue(t.db, 'record', { n: 1 }, { key: 'once' })).toEqual(expect.any(Number));
+  expect(await enqueue(t.db, 'record', { n: 2 }, { key: 'once' })).toBeNull();
+  await expect(
+    t.db.transaction(async (tx) => {
+      await enqueue(tx, 'record', { n: 3 });
+      throw new Error('the change failed');
+    }),
+  ).rejects.toThrow('the change failed');
+  worker();
+  await waitFor('the queue to drain', () => queueIsIdle(t.db));
+  expect(runs).toEqual(['record:1']);
+});
+
+it('runs a delayed job only when its time has come', async () => {
+  await enqueue(t.db, 'record', { n: 1 }, { runAt: new Date(Date.now() + 1500) });
+  worker();
+  await sleep(700);
+  expect(runs).toEqual([]);
+  await waitFor('the delayed job', async () => runs.length === 1, 5000);
+});
+
+it('retries a failing job with exponential back-off, then leaves it failed', async () => {
+  const id = (await enqueue(t.db, 'broken', { n: 1 }, { maxAttempts: 3 }))!;
+  worker();
+  for (const attempt of [1, 2]) {
+    const j = await waitFor(`attempt ${attempt}`, async () => {
+      const j = await job(id);
+      return j.attempts === attempt && j.status === 'pending' ? j : undefined;
+    });
+    // 2 s after the first failure, 4 s after the second.
+    expect(j.wait).toBeGreaterThan(2 ** attempt - 1);
+    expect(j.wait).toBeLessThanOrEqual(2 ** attempt);
+    expect(j.last_error).toBe('the relay said no');
+    await t.db.query('update nodeharbor.jobs set run_at = now() where id = $1', [id]);
+  }
+  await waitFor('the failure', async () => (await job(id)).status === 'failed');
+  expect(await job(id)).toMatchObject({ attempts: 3, finished: true });
+  await sleep(200);
+  expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1', 'gave-up:1:the relay said no']);
+});
+
+it('fails at once a job of an unknown task or with an invalid payload: no retry could help', async () => {
+  const unknown = (await enqueue(t.db, 'no-such-task', {}))!;
+  const invalid = (await enqueue(t.db, 'record', { n: 'one' }))!;
+  worker();
+  await waitFor('both failures', async () => (await job(unknown)).status === 'failed' && (await job(invalid)).status === 'failed');
+  expect(await job(unknown)).toMatchObject({ attempts: 1, last_error: 'no task named no-such-task' });
+  expect(await job(invalid)).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/^invalid payload/) });
+  expect(runs).toEqual([]);
+});
+
+it('completes a job that fails once on its second attempt', async () => {
+  const id = (await enqueue(t.db, 'flaky', { n: 7 }))!;
+  worker();
+  await waitFor('the retry', async () => (await job(id)).status === 'pending' && (await job(id)).attempts === 1);
+  await t.db.query('update nodeharbor.jobs set run_at = now() where id = $1', [id]);
+  await waitFor('the job', async () => (await job(id)).status === 'done');
+  expect(runs).toEqual(['flaky:7', 'flaky:7']);
+});
+
+it('takes over a job whose worker died once its lease runs out, and fails one that had no attempt left', async () => {
+  const id = (await enqueue(t.db, 'record', { n: 1 }))!;
+  const last = (await enqueue(t.db, 'broken', { n: 2 }, { maxAttempts: 1 }))!;
+  // A worker claims both and dies (no heartbeat, no completion).
+  const { claimed } = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
+  expect(claimed.map((j) => j.id).sort()).toEqual([id, last].sort());
+  worker();
+  await sleep(500);
+  expect(runs).toEqual([]);
+  await waitFor('the takeover', async () => (await job(id)).status === 'done', 5000);
+  expect(await job(id)).toMatchObject({ attempts: 2 });
+  expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'the worker stopped during the last attempt' });
+  await waitFor('the give-up', async () => runs.includes('gave-up:2:the worker stopped during the last attempt'));
+  expect(runs.sort()).toEqual(['gave-up:2:the worker stopped during the last attempt', 'record:1']);
+});
+
+it('keeps the lease of a job that runs longer than it, so no other worker runs it too', async () => {
+  await enqueue(t.db, 'slow', { n: 2500 });
+  worker(t.db, { leaseSeconds: 1 });
+  worker(t.db, { leaseSeconds: 1 });
+  await waitFor('the slow job', () => queueIsIdle(t.db), 10_000);
+  expect(runs).toEqual(['slow-start:2500', 'slow-end:2500']);
+});
+
+it('stops gracefully: the running handler finishes and its job is done', async () => {
+  const id = (await enqueue(t.db, 'slow', { n: 600 }))!;
+  const w = worker();
+  await waitFor('the handler to start', async () => runs.includes('slow-start:600'));
+  await w.stop();
+  expect(runs).toEqual(['slow-start:600', 'slow-end:600']);
+  expect((await job(id)).status).toBe('done');
+  await enqueue(t.db, 'record', { n: 1 });
+  await sleep(200);
+  expect(runs).not.toContain('record:1');
+});
+
+it('never runs one job twice with two workers on their own connections', async () => {
+  // On PostgreSQL each worker gets its own pool, as two processes would; PGlite has one connection.
+  const second = t.url ? await openPostgres(t.url, 4) : t.db;
+  if (second !== t.db) extraDbs.push(second);
+  const count = 200;
+  await t.db.transaction(async (tx) => {
+    for (let i = 0; i < count; i++) await enqueue(tx, 'slow', { n: i % 7 });
+  });
+  worker(t.db, { concurrency: 4 });
+  worker(second, { concurrency: 4 });
+  await waitFor('every job', () => queueIsIdle(t.db), 60_000);
+  const { rows } = await t.db.query<{ status: string; attempts: number; locked_by: string }>(
+    'select status, attempts, locked_by from nodeharbor.jobs',
+  );
+  expect(rows).toHaveLength(count);
+  expect(rows.filter((r) => r.status !== 'done' || r.attempts !== 1)).toEqual([]);
+  expect(runs.filter((r) => r.startsWith('slow-start'))).toHaveLength(count);
+  // Both took part: the test is about sharing, not about one worker doing everything.
+  expect(new Set(rows.map((r) => r.locked_by)).size).toBe(2);
+});
+
+it('schedules a recurring task once per period, however many workers run', async () => {
+  const schedules = [{ task: 'tick', everySeconds: 3600 }];
+  worker(t.db, { schedules });
+  worker(t.db, { schedules });
+  worker(t.db, { schedules });
+  await waitFor('the tick', async () => runs.includes('tick'));
+  await sleep(300);
+  const { rows } = await t.db.query<{ key: string }>(`select key from nodeharbor.jobs where task = 'tick'`);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.key).toMatch(/^tick:\d{4}-\d\d-\d\dT\d\d:00:00$/);
+  expect(runs).toEqual(['tick']);
+});

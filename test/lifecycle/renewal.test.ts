@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addCredits } from '../../src/server/domain/credits';
+import { enqueue } from '../../src/server/jobs/queue';
+import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { jobsOf, queueIsIdle, startLifecycleServer, startSmtp, waitFor } from './helpers';
+
+let s: Awaited<ReturnType<typeof startLifecycleServer>>;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let owner: TestUser;
+let serviceId: string;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  s = await startLifecycleServer({ SMTP_URL: smtp.url });
+  owner = await createTestUser(s, { credits: 25 });
+  serviceId = await activeService(owner, 'renewing');
+});
+afterAll(async () => {
+  await s.stop();
+  await smtp.stop();
+});
+
+async function activeService(u: TestUser, name: string): Promise<string> {
+  const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  if (error) throw error;
+  const id = (data as { id: string }).id;
+  await waitFor('the install', async () => (await serviceRow(id)).is_installed);
+  return id;
+}
+async function serviceRow(id: string) {
+  const { rows } = await s.deps.db.query<{ renews_at: Date; expired: boolean; is_installed: boolean }>(
+    'select renews_at, expired, is_installed from private.services where id = $1',
+    [id],
+  );
+  return rows[0]!;
+}
+async function balance(userId: string): Promise<string> {
+  return (await s.deps.db.query<{ balance: string }>('select balance from public.user_credits where user_id = $1', [userId])).rows[0]!.balance;
+}
+async function renewalCharges(id: string) {
+  return (
+    await s.deps.db.query<{ amount: string }>(
+      `select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`,
+      [id],
+    )
+  ).rows;
+}
+async function events(u: TestUser, id: string): Promise<string[]> {
+  const { data } = await u.client.from('service_events').select('event').eq('service_id', id).order('id');
+  return ((data ?? []) as { event: string }[]).map((e) => e.event);
+}
+async function nodeState(id: string) {
+  return (await s.deps.db.query<{ state: string }>('select state from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.state;
+}
+/** Two sweeps made visible at once, as two workers' schedules could make them. */
+async function sweepTwice() {
+  await s.deps.db.transaction(async (tx) => {
+    await enqueue(tx, 'renewal-sweep', {});
+    await enqueue(tx, 'renewal-sweep', {});
+  });
+  await waitFor('the queue to drain', () => queueIsIdle(s.deps.db));
+}
+/** Moves the renewal date, as time passing would. */
+async function setRenewsAt(id: string, sql: string) {
+  await s.deps.db.query(`update private.services set renews_at = ${sql} where id = $1`, [id]);
+}
+
+it('renews a due service at the period boundary once, however often the sweep runs', async () => {
+  await setRenewsAt(serviceId, `now() - interval '1 minute'`);
+  const due = (await serviceRow(serviceId)).renews_at;
+  await sweepTwice();
+  await sweepTwice();
+  expect(await renewalCharges(serviceId)).toEqual([{ amount: '-10.00' }]);
+  expect(await balance(owner.id)).toBe('5.00');
+  const after = await serviceRow(serviceId);
+  expect(after.expired).toBe(false);
+  expect(after.renews_at.getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+  const renewJobs = await jobsOf(s.deps.db, 'renew-service');
+  expect(renewJobs).toHaveLength(1);
+  expect(renewJobs[0]!.key).toBe(`renew-service:${serviceId}:${due.toISOString()}`);
+  // A duplicate delivery of the same job (at-least-once) changes nothing.
+  await enqueue(s.deps.db, 'renew-service', renewJobs[0]!.payload);
+  await waitFor('the queue to drain', () => queueIsIdle(s.deps.db));
+  expect(await renewalCharges(serviceId)).toHaveLength(1);
+  expect(await events(owner, serviceId)).toContain('renewed');
+  const mail = await waitFor('the renewal mail', async () => smtp.mails.find((m) => m.subject === 'Your service renewing has been renewed'));
+  expect(mail.to).toEqual([owner.email]);
+  expect(mail.raw).toContain('$10.00');
+  expect(smtp.mails.filter((m) => m.subject === mail.subject)).toHaveLength(1);
+});
+
+it('expires a due service the balance cannot cover, stops its node and tells the owner', async () => {
+  await setRenewsAt(serviceId, `now() - interval '1 minute'`);
+  await sweepTwice();
+  expect((await serviceRow(serviceId)).expired).toBe(true);
+  expect(await renewalCharges(serviceId)).toHaveLength(1);
+  expect(await balance(owner.id)).toBe('5.00');
+  await waitFor('the node to stop', async () => (await nodeState(serviceId)) === 'stopped');
+  expect((await events(owner, serviceId)).slice(-2)).toEqual(['expired', 'stopped']);
+  const mail = await waitFor('the expiry mail', async () => smtp.mails.find((m) => m.subject === 'Your service renewing has expired'));
+  expect(mail.to).toEqual([owner.email]);
+});
+
+it('starts the node again when the expired service is extended', async () => {
+  await addCredits(s.deps.db, owner.id, 20, 'Top-up');
+  const { error } = await owner.client.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
+  expect(error).toBeNull();
+  expect((await serviceRow(serviceId)).expired).toBe(false);
+  await waitFor('the node to run', async () => (await nodeState(serviceId)) === 'running');
+  expect((await events(owner, serviceId)).slice(-3)).toEqual(['extended', 'start_requested', 'started']);
+  expect(await balance(owner.id)).toBe('15.00');
+});
+
+it('warns once per period, three days before a renewal the balance cannot cover', async () => {
+  const poor = await createTestUser(s, { credits: 10 });
+  const id = await activeService(poor, 'poor-node');
+  expect(await balance(poor.id)).toBe('0.00');
+  await setRenewsAt(id, `now() + interval '4 days'`);
+  await sweepTwice();
+  const subject = 'Add credit to keep poor-node running';
+  expect(smtp.mails.filter((m) => m.subject === subject)).toHaveLength(0);
+  await setRenewsAt(id, `now() + interval '2 days'`);
+  await sweepTwice();
+  await sweepTwice();
+  await waitFor('the warning', async () => smtp.mails.some((m) => m.subject === subject));
+  expect(smtp.mails.filter((m) => m.subject === subject)).toHaveLength(1);
+  // A new period is a new warning.
+  await setRenewsAt(id, `now() + interval '1 day'`);
+  await sweepTwice();
+  await waitFor('the second warning', async () => smtp.mails.filter((m) => m.subject === subject).length === 2);
+  // The owner who can pay is not warned.
+  await setRenewsAt(serviceId, `now() + interval '2 days'`);
+  await sweepTwice();
+  expect(smtp.mails.filter((m) => m.subject === 'Add credit to keep renewing running')).toHaveLength(0);
+});

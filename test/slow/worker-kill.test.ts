@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/server/auth/users';
+import { bootstrap } from '../../src/server/bootstrap';
+import type { AppDeps } from '../../src/server/deps';
+import { addCredits } from '../../src/server/domain/credits';
+import { loadConfig } from '../../src/server/env';
+import { withClaims } from '../../src/server/db/with-claims';
+import { claim, enqueue } from '../../src/server/jobs/queue';
+import { renewService } from '../../src/server/jobs/tasks/renew-service';
+import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { ROOT } from '../../src/server/paths';
+import { GALA_KEY, TOWN_STAR } from '../helpers/users';
+
+// Several worker processes share one PostgreSQL; the test reads the database while they run.
+const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function postgresAnswers(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in the middle of a job', () => {
+  const name = `nh_kill_${randomBytes(6).toString('hex')}`;
+  const url = Object.assign(new URL(BASE_URL), { pathname: `/${name}` }).toString();
+  const env = {
+    DATABASE_URL: url,
+    JWT_SECRET: 'worker-kill-secret-that-is-long-enough-0123456789',
+    ENCRYPTION_KEY: 'worker-kill-encryption-key-long-enough-0123456789',
+    PROVISION_INSTALL_SECONDS: '3',
+    JOB_LEASE_SECONDS: '2',
+    WORKER_POLL_MS: '100',
+    LOG_LEVEL: 'info',
+  };
+  let deps: AppDeps;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: BASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+  });
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await deps?.db.close();
+    const admin = new pg.Client({ connectionString: BASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  /** The worker as `npm run worker` runs it (tsx, from the sources), once it says it started. */
+  async function spawnWorker(): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+    let out = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('worker started')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${out}`);
+      await sleep(100);
+    }
+    return { child, exited };
+  }
+  async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(50);
+    }
+  }
+  const q = <T>(sql: string, params: unknown[] = []) => deps.db.query<T>(sql, params).then((r) => r.rows);
+
+  it('finishes the install once after a restart, and a renewal whose worker died is charged once', async () => {
+    const user = await createUser(deps.db, { email: 'killed@nodeharbor.test', password: 'correct-horse-battery' });
+    await addCredits(deps.db, user.id, 25, 'Test credit');
+    const created = await withClaims(deps.db, { role: 'authenticated', claims: { sub: user.id } }, (tx) =>
+      tx.query<{ s: { id: string } }>('select public.create_service_securely($1, null, $2, $3) as s', ['kill-node', GALA_KEY, TOWN_STAR]),
+    );
+    const serviceId = created.rows[0]!.s.id;
+
+    const first = await spawnWorker();
+    await until('the install to be claimed', async () =>
+      (await q<{ status: string }>(`select status from nodeharbor.jobs where task = 'install-service'`))[0]?.status === 'running',
+    );
+    await sleep(800); // inside the 3-second install
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await q('select is_installed from private.services where id = $1', [serviceId])).toEqual([{ is_installed: false }]);
+
+    const second = await spawnWorker();
+    await until('the service to be active', async () =>
+      (await q<{ is_installed: boolean }>('select is_installed from private.services where id = $1', [serviceId]))[0]!.is_installed,
+    );
+    expect(await q(`select status, attempts from nodeharbor.jobs where task = 'install-service'`)).toEqual([{ status: 'done', attempts: 2 }]);
+    expect(await q('select installs from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toEqual([{ installs: 1 }]);
+    expect(await q(`select event from public.service_events where service_id = $1 order by id`, [serviceId])).toEqual([
+      { event: 'install_requested' },
+      { event: 'installed' },
+    ]);
+    second.child.kill('SIGKILL');
+    await second.exited;
+
+    // A worker renews the service, commits, and dies before marking its job done.
+    await q(`update private.services set renews_at = now() - interval '1 minute' where id = $1`, [serviceId]);
+    const period = (await q<{ renews_at: Date }>('select renews_at from private.services where id = $1', [serviceId]))[0]!.renews_at.toISOString();
+    const payload = { serviceId, period };
+    const jobId = (await enqueue(deps.db, renewService.name, payload, { key: `renew-service:${serviceId}:${period}` }))!;
+    expect((await deps.db.transaction((tx) => claim(tx, 'the-killed-worker', 10, 2))).claimed.map((j) => j.id)).toEqual([jobId]);
+    const provisioner = createSimulatedDriver(deps.db, { installSeconds: 0, deleteSeconds: 0 });
+    await renewService.run(payload, { ...deps, provisioner });
+
+    const third = await spawnWorker();
+    await until('the renewal job to be taken over', async () =>
+      (await q<{ status: string }>('select status from nodeharbor.jobs where id = $1', [jobId]))[0]!.status === 'done',
+    );
+    expect(await q('select attempts from nodeharbor.jobs where id = $1', [jobId])).toEqual([{ attempts: 2 }]);
+    expect(await q(`select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`, [serviceId])).toEqual([
+      { amount: '-10.00' },
+    ]);
+    expect(await q('select balance from public.user_credits where user_id = $1', [user.id])).toEqual([{ balance: '5.00' }]);
+    expect(await q(`select count(*)::int as n from nodeharbor.outbox where subject like '%has been renewed'`)).toEqual([{ n: 1 }]);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  }, 60_000);
+});
