@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startAppWorker } from '../../src/server/jobs/app-worker';
 import { WEB_DIST } from '../../src/server/paths';
 import { freePort } from '../../test/helpers/process';
 import { startTestServer, type TestServer } from '../../test/helpers/server';
@@ -30,7 +31,20 @@ export type TestApp = {
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // PUBLIC_URL is where e-mailed links lead (the reset link), so it must be this server.
   const port = await freePort();
-  const server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, { webDir: WEB_DIST, port });
+  const server = await startTestServer(
+    {
+      RATE_LIMITS_ENABLED: 'false',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // A node installs in a second and is removed in one: long enough to see Installing and Deleting.
+      PROVISION_INSTALL_SECONDS: '1',
+      PROVISION_DELETE_SECONDS: '1',
+      WORKER_POLL_MS: '200',
+      ...env,
+    },
+    { webDir: WEB_DIST, port },
+  );
+  // As npm start does: the job worker beside the server (installs, deletions, renewals, payments).
+  const worker = server.deps.config.runWorker ? startAppWorker(server.deps) : undefined;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     // Without the background-networking flags Chromium keeps dialling out of this closed network.
@@ -63,6 +77,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     },
     async stop() {
       await browser.close();
+      await worker?.stop();
       await server.stop();
     },
   };
