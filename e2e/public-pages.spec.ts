@@ -93,6 +93,7 @@ it('below 768 px the header collapses into a menu of at most 500 px that closes 
   expect(await menu.evaluate((e) => getComputedStyle(e).maxHeight)).toBe('500px');
   await menu.getByRole('link', { name: 'Host Master Node' }).click();
   await page.waitForURL(/\/playa3ull-hosting\/host-node$/);
+  await page.getByRole('heading', { level: 1, name: 'Host your Master Node' }).waitFor();
   await expect(menu.isVisible()).resolves.toBe(false);
   await expect(page.getByRole('button', { name: 'Open menu' }).isVisible()).resolves.toBe(true);
 });

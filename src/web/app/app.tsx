@@ -8,6 +8,7 @@ import { AuthProvider } from '@/features/auth/auth-provider';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
 import { ThemeProvider } from '@/features/theme/theme-provider';
+import { hydrationDone } from '@/lib/deferred-hydration';
 import { notFoundRoute, routes } from './routes';
 
 /** Spec §2: every route change starts at the top of the page. */
@@ -17,6 +18,7 @@ function ScrollToTop() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
+  useEffect(hydrationDone, []);
   return null;
 }
 

@@ -1,7 +1,6 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { cn } from '@/lib/utils';
 
 export type Plan = { name: string; price?: string; badge?: string; features: string[]; available: boolean; cta?: { label: string; to: string } };
 
@@ -11,7 +10,7 @@ export function PlanCard({ plan, contactPath }: { plan: Plan; contactPath: strin
   return (
     <article
       aria-labelledby={headingId}
-      className={cn('relative flex flex-col rounded-xl border bg-card p-6 shadow-sm', plan.available ? 'border-primary ring-1 ring-primary' : 'border-border')}
+      className={`relative flex flex-col rounded-xl border bg-card p-6 shadow-sm ${plan.available ? 'border-primary ring-1 ring-primary' : 'border-border'}`}
     >
       {plan.badge && <p className="absolute -top-3 left-6 rounded-full bg-primary px-3 py-0.5 text-xs font-semibold text-primary-foreground">{plan.badge}</p>}
       <h3 id={headingId} className="text-lg font-semibold">

@@ -1,17 +1,20 @@
 import type { ComponentProps } from 'react';
-import { cn } from '@/lib/utils';
 
 export const fieldClass =
   'flex w-full rounded-md border border-border bg-background px-3 py-2 text-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60 aria-[invalid=true]:border-destructive';
 
+// No tailwind-merge here either (see Card): className adds (an icon's left padding, a width),
+// and a textarea's height comes from `rows`.
+const join = (base: string, extra: string | undefined) => (extra ? `${base} ${extra}` : base);
+
 export function Input({ className, ...props }: ComponentProps<'input'>) {
-  return <input className={cn(fieldClass, 'h-10', className)} {...props} />;
+  return <input className={join(`${fieldClass} h-10`, className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
-  return <textarea className={cn(fieldClass, 'min-h-32', className)} {...props} />;
+  return <textarea className={join(fieldClass, className)} {...props} />;
 }
 
 export function NativeSelect({ className, ...props }: ComponentProps<'select'>) {
-  return <select className={cn(fieldClass, 'h-10', className)} {...props} />;
+  return <select className={join(`${fieldClass} h-10`, className)} {...props} />;
 }

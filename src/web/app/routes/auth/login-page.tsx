@@ -1,22 +1,30 @@
-import { useEffect } from 'react';
+import { Suspense } from 'react';
 import { Link, Navigate } from 'react-router';
+import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/features/auth/auth-provider';
 import { AuthCard } from '@/features/auth/components/auth-card';
-import { LoginForm } from '@/features/auth/components/login-form';
+import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { Seo } from '@/lib/seo';
 import { getSupabase } from '@/lib/supabase';
 
+// The form's code (react-hook-form, the zod rules) loads on the first interaction, and with it
+// the auth client, so that it is ready by the time the visitor submits.
+const LoginForm = deferUntilInteraction(() => {
+  void getSupabase().catch(() => undefined);
+  return import('@/features/auth/components/login-form').then((m) => m.LoginForm);
+});
+
 export default function LoginPage() {
   const auth = useAuth();
-  // Signing in is what this page is for: start loading the auth client now rather than on submit.
-  useEffect(() => void getSupabase().catch(() => undefined), []);
   if (auth.status === 'signed-in') return <Navigate to={paths.dashboard} replace />;
   return (
     <>
       <Seo title="Sign In" description="Sign in to your NodeHarbor dashboard to manage your hosted nodes, credit and account." path={paths.login} />
       <AuthCard title="Sign in" description="Welcome back. Sign in to manage your nodes.">
-        <LoginForm />
+        <Suspense fallback={<Spinner label="Loading..." />}>
+          <LoginForm />
+        </Suspense>
         <div className="mt-6 flex flex-col gap-2 text-center text-sm">
           <Link to={paths.resetPassword} className="text-primary underline underline-offset-4">
             Forgot your password?

@@ -1,14 +1,17 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { AuthCard } from '@/features/auth/components/auth-card';
-import { NewPasswordForm } from '@/features/auth/components/new-password-form';
 import { parseResetLink } from '@/features/auth/reset-link';
+import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { Seo } from '@/lib/seo';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
+
+// The form's code (react-hook-form, the zod rules) loads on the first interaction.
+const NewPasswordForm = deferUntilInteraction(() => import('@/features/auth/components/new-password-form').then((m) => m.NewPasswordForm));
 
 const INVALID_TEXT = 'This password reset link is invalid or has expired. Please request a new one.';
 
@@ -61,7 +64,9 @@ export default function ResetPasswordConfirmPage() {
       {state === 'validating' && <Spinner label="Validating reset link..." />}
       {state === 'ready' && (
         <AuthCard title="Set new password" description="Choose a new password of at least 6 characters.">
+          <Suspense fallback={<Spinner label="Loading..." />}>
           <NewPasswordForm />
+        </Suspense>
         </AuthCard>
       )}
       {state === 'invalid' && (

@@ -1,9 +1,14 @@
 import { Clock, LifeBuoy, Mail } from 'lucide-react';
-import { Card } from '@/components/ui/card';
+import { Suspense } from 'react';
 import { PageHeader } from '@/components/layout/page-header';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { ContactForm } from '@/features/contact/components/contact-form';
+import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { breadcrumbLd, organizationLd, Seo } from '@/lib/seo';
+
+// The form's code (react-hook-form, the zod rules) loads on the first interaction.
+const ContactForm = deferUntilInteraction(() => import('@/features/contact/components/contact-form').then((m) => m.ContactForm));
 
 const crumbs = [
   { name: 'Home', path: paths.home },
@@ -23,7 +28,9 @@ export default function ContactPage() {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <h2 className="mb-6 text-xl font-semibold">Send us a message</h2>
+          <Suspense fallback={<Spinner label="Loading..." />}>
           <ContactForm />
+        </Suspense>
         </Card>
         <div className="space-y-4">
           <Card>

@@ -1,8 +1,8 @@
 import { Activity, Clock, KeyRound, RefreshCw, ServerCog, ShieldCheck, Wallet, Zap } from 'lucide-react';
-import { Tabs } from 'radix-ui';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Tabs } from '@/components/ui/tabs';
 import { FaqList } from '@/components/layout/faq-list';
 import { paths } from '@/config/paths';
 import { faqLd, organizationLd, Seo, websiteLd } from '@/lib/seo';
@@ -129,27 +129,22 @@ export default function HomePage() {
 
       <section aria-labelledby="why-heading" className="mx-auto max-w-6xl px-4 py-20">
         <h2 id="why-heading" className="text-center text-3xl font-bold tracking-tight">Why operators choose us</h2>
-        <Tabs.Root defaultValue="gaming-nodes" className="mx-auto mt-10 max-w-3xl">
-          <Tabs.List aria-label="Why operators choose us" className="grid grid-cols-3 rounded-lg bg-muted p-1">
-            {tabs.map((t) => (
-              <Tabs.Trigger
-                key={t.value}
-                value={t.value}
-                className="rounded-md px-3 py-2 text-sm font-medium text-muted-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow"
-              >
-                {t.label}
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          {tabs.map((t) => (
-            <Tabs.Content key={t.value} value={t.value} className="mt-6 focus-visible:outline-none">
-              <Card id={t.value}>
-                <h3 className="text-xl font-semibold">{t.title}</h3>
-                <p className="mt-3 text-muted-foreground">{t.text}</p>
-              </Card>
-            </Tabs.Content>
-          ))}
-        </Tabs.Root>
+        <div className="mx-auto mt-10 max-w-3xl">
+          <Tabs
+            label="Why operators choose us"
+            defaultValue="gaming-nodes"
+            items={tabs.map((t) => ({
+              value: t.value,
+              label: t.label,
+              content: (
+                <Card id={t.value}>
+                  <h3 className="text-xl font-semibold">{t.title}</h3>
+                  <p className="mt-3 text-muted-foreground">{t.text}</p>
+                </Card>
+              ),
+            }))}
+          />
+        </div>
       </section>
 
       <section id="faq" aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 pb-20">

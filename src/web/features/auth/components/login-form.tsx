@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
+import { useHydrated } from '@/lib/deferred-hydration';
 
 type SignInInput = z.input<typeof signInSchema>;
 
@@ -17,6 +18,8 @@ export function LoginForm() {
   const navigate = useNavigate();
   const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
   const { errors, isSubmitting } = form.formState;
+  // Until the page runs, pressing Enter or the button would submit the form natively.
+  const hydrated = useHydrated();
 
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     try {
@@ -44,7 +47,7 @@ export function LoginForm() {
           {...invalidProps('login-password', errors.password?.message)}
         />
       </FormField>
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Signing in...' : 'Sign In'}
       </Button>
     </form>

@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
+import { useHydrated } from '@/lib/deferred-hydration';
 
 type NewPasswordInput = z.input<typeof resetPasswordSchema>;
 
@@ -17,6 +18,8 @@ export function NewPasswordForm() {
   const navigate = useNavigate();
   const form = useForm<NewPasswordInput>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } });
   const { errors, isSubmitting } = form.formState;
+  // Until the page runs, pressing Enter or the button would submit the form natively.
+  const hydrated = useHydrated();
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
@@ -45,7 +48,7 @@ export function NewPasswordForm() {
           {...invalidProps('confirm-password', errors.confirmPassword?.message)}
         />
       </FormField>
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Updating password...' : 'Update password'}
       </Button>
     </form>

@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
+import { useHydrated } from '@/lib/deferred-hydration';
 
 const schema = z.object({ email: z.string().trim().email(messages.email) });
 
@@ -20,6 +21,8 @@ export function ResetRequestForm() {
   const [sent, setSent] = useState(false);
   const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
   const { errors, isSubmitting } = form.formState;
+  // Until the page runs, pressing Enter or the button would submit the form natively.
+  const hydrated = useHydrated();
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     try {
@@ -45,7 +48,7 @@ export function ResetRequestForm() {
       <FormField id="reset-email" label="Email" error={errors.email?.message}>
         <Input id="reset-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('reset-email', errors.email?.message)} />
       </FormField>
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Checking email...' : 'Send reset link'}
       </Button>
     </form>

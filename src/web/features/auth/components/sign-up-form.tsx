@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
+import { useHydrated } from '@/lib/deferred-hydration';
 
 type SignUpInput = z.input<typeof signUpSchema>;
 
@@ -18,6 +19,8 @@ export function SignUpForm() {
     defaultValues: { email: '', password: '', confirmPassword: '', fullName: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  // Until the page runs, pressing Enter or the button would submit the form natively.
+  const hydrated = useHydrated();
 
   const onSubmit = form.handleSubmit(async ({ email, password, fullName }) => {
     try {
@@ -43,7 +46,7 @@ export function SignUpForm() {
       {field('signup-email', 'email', 'Email', 'email', 'email')}
       {field('signup-password', 'password', 'Password', 'password', 'new-password')}
       {field('signup-confirm', 'confirmPassword', 'Confirm password', 'password', 'new-password')}
-      <Button type="submit" disabled={isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Creating account...' : 'Create account'}
       </Button>
     </form>

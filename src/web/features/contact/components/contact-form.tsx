@@ -8,6 +8,7 @@ import { FormField, invalidProps } from '@/components/ui/form-field';
 import { Input, NativeSelect, Textarea } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { sendContactMessage } from '../api/send-contact-message';
+import { useHydrated } from '@/lib/deferred-hydration';
 
 const empty: ContactInput = { name: '', email: '', topic: '' as ContactInput['topic'], message: '', honeypot: '' };
 
@@ -16,6 +17,8 @@ export function ContactForm() {
   const [sent, setSent] = useState(false);
   const form = useForm<ContactInput>({ resolver: zodResolver(contactSchema), defaultValues: empty, mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
+  // Until the page runs, pressing Enter or the button would submit the form natively.
+  const hydrated = useHydrated();
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -61,7 +64,7 @@ export function ContactForm() {
           {errors.honeypot.message}
         </p>
       )}
-      <Button type="submit" disabled={isSubmitting} className="w-full sm:w-auto">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full sm:w-auto">
         <Send className="size-4" aria-hidden="true" />
         {isSubmitting ? 'Sending...' : 'Send Message'}
       </Button>
