@@ -66,7 +66,7 @@ try {
     });
     await page.goto(`${server.url}${route}`, { waitUntil: 'networkidle' });
     const bytes = [...scripts].filter((s) => existsSync(join(WEB_DIST, `${s}.gz`))).reduce((n, s) => n + gzipBytes(s), 0);
-    const forbidden = [...scripts].map((s) => sourceOf.get(s) ?? s).filter((s) => /supabase-js|dashboard|admin/.test(s) && route !== '/login');
+    const forbidden = [...scripts].map((s) => sourceOf.get(s) ?? s).filter((s) => /supabase-js|dashboard|admin/.test(s));
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     console.log(`${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(scripts.size).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { MOBILE, signIn, startApp, type TestApp } from './helpers/app';
-import { holdRequests, waitForToast as toast } from './helpers/page-tools';
+import { holdRequests, stir, waitForToast as toast } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -14,6 +14,8 @@ describe('/login', () => {
     const user = await createTestUser(app.server);
     const { page } = await app.newPage();
     await page.goto(`${app.url}/login`);
+    // A person's pointer reaches the button before the click: that loads the form's code.
+    await stir(page);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByText('You must provide either an email or phone number and a password').first().waitFor();
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
 import { MOBILE, startApp, type TestApp } from './helpers/app';
-import { holdRequests, waitForToast } from './helpers/page-tools';
+import { holdRequests, stir, waitForToast } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -24,6 +24,8 @@ it('shows every rule of spec §5 and sends nothing while one fails', async () =>
   const { page } = await app.newPage();
   await page.goto(`${app.url}/contact`);
   const before = await stored();
+  // A person's pointer reaches the button before the click: that loads the form's code.
+  await stir(page);
   await send(page);
   for (const m of [messages.contactNameShort, messages.email, messages.topic, messages.contactMessageShort]) await page.getByText(m).waitFor();
   await fill(page, { name: 'x'.repeat(101), email: 'ada@', message: 'y'.repeat(1001) });
@@ -81,4 +83,20 @@ it('says "Something went wrong. Please try again later." when the server cannot 
   await fill(page, valid);
   await send(page);
   await waitForToast(page, 'Something went wrong. Please try again later.');
+});
+
+it('loads the form\'s code only when the visitor stirs, and keeps what was typed before it arrived', async () => {
+  const { page } = await app.newPage();
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
+  const before = scripts.length;
+  await expect(page.getByRole('button', { name: 'Send Message' }).isDisabled()).resolves.toBe(true);
+  await page.getByLabel('Name').pressSequentially('Ada');
+  await page.getByRole('button', { name: 'Send Message' }).waitFor();
+  await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('button[type=submit]')!.disabled);
+  expect(scripts.length).toBeGreaterThan(before);
+  await expect(page.getByLabel('Name').inputValue()).resolves.toBe('Ada');
 });

@@ -15,3 +15,9 @@ export async function holdRequests(page: Page, pattern: string): Promise<() => v
   });
   return release;
 }
+
+/** Moves the pointer a little, as a person's hand does before a click: a deferred form loads its code on it. */
+export async function stir(page: Page): Promise<void> {
+  await page.mouse.move(5, 5);
+  await page.mouse.move(40, 40);
+}

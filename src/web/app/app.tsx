@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
@@ -8,17 +8,20 @@ import { AuthProvider } from '@/features/auth/auth-provider';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
 import { ThemeProvider } from '@/features/theme/theme-provider';
-import { hydrationDone } from '@/lib/deferred-hydration';
+import { leftFirstPage } from '@/lib/deferred-hydration';
 import { notFoundRoute, routes } from './routes';
 
-/** Spec §2: every route change starts at the top of the page. */
+/** Spec §2: every route change starts at the top of the page; the first one also ends deferred hydration. */
 function ScrollToTop() {
   const { pathname } = useLocation();
   // A block body: newer browsers return a promise from scrollTo, which React would take for a cleanup.
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
-  useEffect(hydrationDone, []);
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== firstPath.current) leftFirstPage();
+  }, [pathname]);
   return null;
 }
 

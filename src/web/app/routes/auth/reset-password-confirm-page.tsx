@@ -1,17 +1,16 @@
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { parseResetLink } from '@/features/auth/reset-link';
-import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { Seo } from '@/lib/seo';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 
-// The form's code (react-hook-form, the zod rules) loads on the first interaction.
-const NewPasswordForm = deferUntilInteraction(() => import('@/features/auth/components/new-password-form').then((m) => m.NewPasswordForm));
+// Shown once the link is checked, never prerendered: its code loads when it is shown.
+const NewPasswordForm = lazy(() => import('@/features/auth/components/new-password-form').then((m) => ({ default: m.NewPasswordForm })));
 
 const INVALID_TEXT = 'This password reset link is invalid or has expired. Please request a new one.';
 
