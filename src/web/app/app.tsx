@@ -5,6 +5,7 @@ import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { Spinner } from '@/components/ui/spinner';
 import { ToastHost } from '@/components/ui/toast-host';
+import { isAppPath } from '@/config/paths';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
@@ -27,6 +28,8 @@ export type InitialRoute = { path: string; Component: ComponentType };
 
 export function App({ queryClient, initial }: { queryClient: QueryClient; initial?: InitialRoute }) {
   const pageFor = (path: string, Lazy: ComponentType) => (initial?.path === path ? <initial.Component /> : <Lazy />);
+  // The dashboard and admin area bring their own sidebar and header (spec §2).
+  const siteChrome = !isAppPath(useLocation().pathname);
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
@@ -37,7 +40,7 @@ export function App({ queryClient, initial }: { queryClient: QueryClient; initia
               <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
                 Skip to content
               </a>
-              <SiteHeader />
+              {siteChrome && <SiteHeader />}
               <main id="main" className="flex-1">
                 <Suspense fallback={<Spinner label="Loading..." />}>
                   <Routes>
@@ -54,7 +57,7 @@ export function App({ queryClient, initial }: { queryClient: QueryClient; initia
                   </Routes>
                 </Suspense>
               </main>
-              <SiteFooter />
+              {siteChrome && <SiteFooter />}
             </div>
           </DevAccessGate>
           <ToastHost />
