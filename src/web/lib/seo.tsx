@@ -12,8 +12,8 @@ export type SeoProps = {
   jsonLd?: JsonLd[];
 };
 
-/** Filled while prerendering: the head tags of the page being rendered. */
-export type HeadCollector = { tags: string };
+/** Given while prerendering: receives the head tags of the page being rendered. */
+export type HeadCollector = (tags: string) => void;
 
 export const HeadContext = createContext<HeadCollector | null>(null);
 
@@ -53,9 +53,9 @@ export function headTags(p: SeoProps): string {
 
 /** Sets the page's title, description, canonical URL, social tags and structured data. */
 export function Seo(props: SeoProps) {
-  const collector = useContext(HeadContext);
+  const collect = useContext(HeadContext);
   const html = headTags(props);
-  if (collector) collector.tags = html;
+  collect?.(html);
   useEffect(() => {
     const current = [...document.head.querySelectorAll('[data-seo]')];
     if (current.map((e) => e.outerHTML).join('') === html.replace(/\n\s*/g, '')) return;

@@ -8,10 +8,14 @@ let mountToaster: (() => void) | undefined;
 let markReady: () => void = () => undefined;
 const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-/** Called by ToastHost: how to mount the Toaster, and the signal that it is listening. */
-export function registerToastHost(mount: () => void): { onReady: () => void } {
+/** Called by ToastHost: how to mount the Toaster. */
+export function registerToastHost(mount: () => void): void {
   mountToaster = mount;
-  return { onReady: markReady };
+}
+
+/** Called by the Toaster once it listens. */
+export function toasterReady(): void {
+  markReady();
 }
 
 function show(kind: Kind, title: string, description?: string): void {

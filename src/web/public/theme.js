@@ -4,6 +4,6 @@ try {
   if (t === 'dark' || (t === null && matchMedia('(prefers-color-scheme: dark)').matches)) {
     document.documentElement.classList.add('dark');
   }
-} catch (e) {
+} catch {
   // Storage blocked: the light theme stands.
 }

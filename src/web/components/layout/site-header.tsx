@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -10,13 +10,12 @@ import { navGroups, plainLinks } from './nav-links';
 import { Logo } from './logo';
 
 export function SiteHeader() {
-  const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
+  // Open for the page it was opened on: choosing a link closes it (spec §2).
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
   const auth = useAuth();
   const signedIn = auth.status === 'signed-in';
-
-  // Choosing a link in the mobile menu closes it (spec §2).
-  useEffect(() => setMenuOpen(false), [pathname]);
 
   const accountButtons = signedIn ? (
     <Button asChild size="sm">
@@ -57,7 +56,7 @@ export function SiteHeader() {
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-            onClick={() => setMenuOpen((o) => !o)}
+            onClick={() => setOpenOn(menuOpen ? null : pathname)}
           >
             {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
           </Button>

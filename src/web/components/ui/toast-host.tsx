@@ -6,15 +6,11 @@ const Toaster = lazy(() => import('./toaster'));
 /** Mounts sonner's Toaster only when the first toast is shown. */
 export function ToastHost() {
   const [mounted, setMounted] = useState(false);
-  const [onReady, setOnReady] = useState<() => void>(() => () => undefined);
-  useEffect(() => {
-    const { onReady: ready } = registerToastHost(() => setMounted(true));
-    setOnReady(() => ready);
-  }, []);
+  useEffect(() => registerToastHost(() => setMounted(true)), []);
   if (!mounted) return null;
   return (
     <Suspense fallback={null}>
-      <Toaster onReady={onReady} />
+      <Toaster />
     </Suspense>
   );
 }

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { Toaster as Sonner } from 'sonner';
+import { toasterReady } from '@/lib/toast';
+import { useTheme } from '@/features/theme/theme-provider';
 
 /** Sonner's Toaster; tells the toast module once it is subscribed (its effects run before ours). */
-export default function Toaster({ onReady }: { onReady: () => void }) {
-  useEffect(onReady, [onReady]);
-  const dark = document.documentElement.classList.contains('dark');
-  return <Sonner position="top-right" richColors closeButton theme={dark ? 'dark' : 'light'} />;
+export default function Toaster() {
+  useEffect(toasterReady, []);
+  const { theme } = useTheme();
+  return <Sonner position="top-right" richColors closeButton theme={theme} />;
 }

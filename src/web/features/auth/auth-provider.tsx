@@ -11,7 +11,10 @@ const AuthContext = createContext<AuthState>({ status: 'loading' });
  * With no stored session the library is not even loaded: the visitor is signed out.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading' });
+  // The prerendered page is rendered as "loading", which shows the same markup as signed out.
+  const [state, setState] = useState<AuthState>(() =>
+    typeof window === 'undefined' || hasStoredSession() ? { status: 'loading' } : { status: 'signed-out' },
+  );
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     const stop = onSupabaseReady((supabase) => {
@@ -23,7 +26,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unsubscribe = () => data.subscription.unsubscribe();
     });
     if (hasStoredSession()) getSupabase().catch(() => setState({ status: 'signed-out' }));
-    else setState((s) => (s.status === 'loading' ? { status: 'signed-out' } : s));
     return () => {
       stop();
       unsubscribe?.();

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useAuth } from '@/features/auth/auth-provider';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
@@ -9,6 +9,16 @@ export const THEME_STORAGE_KEY = 'nodeharbor-theme';
 type ThemeContextValue = { theme: Theme; setTheme: (t: Theme) => void };
 const ThemeContext = createContext<ThemeContextValue>({ theme: 'light', setTheme: () => undefined });
 
+// The class on <html> is the theme's one home: /theme.js sets it before paint, apply() changes it.
+const listeners = new Set<() => void>();
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+const currentTheme = (): Theme => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
+// Prerendered pages are light; the real theme follows right after hydration.
+const serverTheme = (): Theme => 'light';
+
 function apply(theme: Theme): void {
   document.documentElement.classList.toggle('dark', theme === 'dark');
   try {
@@ -16,18 +26,14 @@ function apply(theme: Theme): void {
   } catch {
     // Storage blocked: the theme holds for this page only.
   }
+  for (const l of listeners) l();
 }
 
 /** Light or dark (spec §4): kept in local storage, and in the profile when signed in. */
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  // "light" on the server and in the first client render, so hydration matches; then the real one.
-  const [theme, setThemeState] = useState<Theme>('light');
+  const theme = useSyncExternalStore(subscribe, currentTheme, serverTheme);
   const auth = useAuth();
   const userId = auth.status === 'signed-in' ? auth.session.user.id : null;
-
-  useEffect(() => {
-    setThemeState(document.documentElement.classList.contains('dark') ? 'dark' : 'light');
-  }, []);
 
   // The profile's choice wins when it loads; if it cannot be read, local storage stands.
   useEffect(() => {
@@ -37,9 +43,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
       .then((s) => s.from('profiles').select('darkmode_enabled').eq('id', userId).maybeSingle())
       .then(({ data }) => {
         const dark = (data as { darkmode_enabled?: boolean | null } | null)?.darkmode_enabled;
-        if (!live || typeof dark !== 'boolean') return;
-        apply(dark ? 'dark' : 'light');
-        setThemeState(dark ? 'dark' : 'light');
+        if (live && typeof dark === 'boolean') apply(dark ? 'dark' : 'light');
       })
       .catch(() => undefined);
     return () => {
@@ -50,7 +54,6 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const setTheme = useCallback(
     (t: Theme) => {
       apply(t);
-      setThemeState(t);
       if (!userId) return;
       void getSupabase()
         .then((s) => s.from('profiles').update({ darkmode_enabled: t === 'dark' }).eq('id', userId))

@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { ShieldAlert } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { devBlockExempt } from '@/config/paths';
@@ -8,44 +9,38 @@ import { useAppConfig } from '@/lib/app-config';
 import { getSupabase } from '@/lib/supabase';
 import { isDevHost } from '../dev-host';
 
-type Access = 'unknown' | 'checking' | 'allowed' | 'denied';
+async function hasDevAccess(userId: string): Promise<boolean> {
+  try {
+    const { data, error } = await (await getSupabase()).rpc('has_dev_access', { user_uuid: userId });
+    if (error) throw error;
+    return data === true;
+  } catch (e) {
+    // Spec §8: a failed check is logged and denies access.
+    console.error('Error checking dev access:', e);
+    return false;
+  }
+}
 
 /**
  * Spec §2, §4, §6: on a development host only users with dev access see the site; elsewhere
- * everyone does. The server-rendered page shows the site; the check runs once the config is known.
+ * everyone does. The prerendered page shows the site; the check runs once the config is known.
  */
 export function DevAccessGate({ children }: { children: ReactNode }) {
   const { data: config } = useAppConfig();
   const { pathname } = useLocation();
   const auth = useAuth();
-  const [access, setAccess] = useState<Access>('unknown');
   const userId = auth.status === 'signed-in' ? auth.session.user.id : null;
   const devHost = config ? isDevHost(window.location.hostname, config.devHostSuffixes) : false;
+  const check = useQuery({
+    queryKey: ['dev-access', userId],
+    queryFn: () => hasDevAccess(userId!),
+    enabled: devHost && userId !== null,
+    staleTime: 0,
+  });
 
-  useEffect(() => {
-    if (!config) return;
-    if (!devHost) return setAccess('allowed');
-    if (auth.status === 'loading') return setAccess('checking');
-    if (!userId) return setAccess('denied');
-    let live = true;
-    setAccess('checking');
-    getSupabase()
-      .then((s) => s.rpc('has_dev_access', { user_uuid: userId }))
-      .then(({ data, error }) => {
-        if (error) throw error;
-        if (live) setAccess(data === true ? 'allowed' : 'denied');
-      })
-      .catch((e: unknown) => {
-        console.error('Error checking dev access:', e);
-        if (live) setAccess('denied');
-      });
-    return () => {
-      live = false;
-    };
-  }, [config, devHost, auth.status, userId]);
-
-  if (!devHost || devBlockExempt.includes(pathname) || access === 'allowed' || access === 'unknown') return children;
-  if (access === 'checking') {
+  if (!devHost || devBlockExempt.includes(pathname)) return children;
+  if (auth.status === 'signed-in' && check.data === true) return children;
+  if (auth.status === 'loading' || (userId !== null && check.isPending)) {
     return (
       <main className="flex min-h-screen items-center justify-center">
         <Spinner label="Checking development access..." />
