@@ -15,7 +15,11 @@ import { notFoundRoute, routes } from './routes';
 /** Spec §2: every route change starts at the top of the page. */
 function ScrollToTop() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  // NOTE: a block body. Current Chromium's scrollTo returns a Promise, which React would take
+  // for the effect's clean-up function and call on the next navigation (a crash).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
 }
 
