@@ -11,8 +11,8 @@ export function FormatProvider({ prefs, children }: { prefs: FormatPrefs | undef
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  // Days up to a year, as in spec §4's "Renews in 30 days": months would hide how near a renewal is.
   ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
   ['day', 86_400_000],
   ['hour', 3_600_000],
   ['minute', 60_000],

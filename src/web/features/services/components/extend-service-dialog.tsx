@@ -62,9 +62,10 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
       toast.success('Service Extended', `Service extended for ${result.months} month(s)`);
       onDone();
     } catch (e) {
-      const err = e as { message?: string; details?: string };
+      // The server's own answer (it has an SQLSTATE code) says what was wrong; a lost request does not.
+      const err = e as { message?: string; details?: string; code?: string };
       if (err.message === messages.insufficientCredits) toast.error(messages.insufficientCredits, err.details);
-      else toast.error(err.message || 'Failed to extend service');
+      else toast.error(err.code && err.message ? err.message : 'Failed to extend service');
     }
   };
 
