@@ -15,7 +15,8 @@ export function useDeleteService() {
   return useMutation({
     mutationFn: deleteService,
     onSuccess: (deleted) => {
-      queryClient.setQueryData<Service[]>(['services'], (old) => old?.filter((s) => s.id !== deleted.id));
+      // It stays listed as Deleting (the list polls meanwhile) until the worker moves it to trash.
+      queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === deleted.id ? deleted : s)));
       void queryClient.invalidateQueries({ queryKey: ['unused-services'] });
     },
   });

@@ -49,7 +49,9 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   const create = useCreateService();
   const form = useForm<Values>({ defaultValues: EMPTY, mode: 'onChange' });
   const values = useWatch({ control: form.control }) as Values;
-  const { dirtyFields } = form.formState;
+  // Messages show for a field once it has been typed in, even if it is back to empty.
+  const [edited, setEdited] = useState<ReadonlySet<keyof Values>>(new Set());
+  const markEdited = (field: keyof Values) => () => setEdited((s) => (s.has(field) ? s : new Set(s).add(field)));
   const [serverError, setServerError] = useState<string | null>(null);
 
   const product = products.data?.find((p) => p.id === values.productId);
@@ -59,13 +61,13 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   const reusableAvailable = !!unused.data?.some((s) => s.product_id === values.productId);
   const shortfall = product && balance !== undefined && !canFund({ price, balance, reusableAvailable }) ? price - balance : 0;
 
-  const nameMessage = !dirtyFields.name
+  const nameMessage = !edited.has('name')
     ? null
     : values.name.trim() === ''
       ? messages.serviceNameRequired
       : (serviceNameError(values.name) ??
         (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
-  const keyMessage = !dirtyFields.apiKey ? null : values.apiKey === '' ? messages.apiKeyRequired : apiKeyError(values.apiKey, properties);
+  const keyMessage = !edited.has('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired : apiKeyError(values.apiKey, properties);
   const submitError = createServiceError({
     loggedIn: !!user.id,
     name: values.name,
@@ -77,7 +79,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
     balance: balance ?? 0,
     reusableAvailable,
   });
-  const touched = Object.keys(dirtyFields).length > 0;
+  const touched = edited.size > 0;
 
   const onSubmit = form.handleSubmit(async ({ name, apiKey, productId }) => {
     if (submitError) return;
@@ -105,7 +107,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
           autoComplete="off"
           placeholder="my-node"
           aria-describedby={nameMessage ? 'service-name-error' : 'service-name-hint'}
-          {...form.register('name')}
+          {...form.register('name', { onChange: markEdited('name') })}
           {...invalidProps('service-name', nameMessage ?? undefined)}
         />
         {!nameMessage && (
@@ -124,7 +126,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
               'flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted',
             )}
           >
-            <input type="radio" value={p.id} className="mt-1" {...form.register('productId')} />
+            <input type="radio" value={p.id} className="mt-1" {...form.register('productId', { onChange: markEdited('productId') })} />
             <span className="flex-1">
               <span className="flex justify-between gap-2 font-medium">
                 <span>{p.name}</span>
@@ -145,7 +147,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
           autoComplete="off"
           spellCheck={false}
           placeholder={`Enter your ${keyName}`}
-          {...form.register('apiKey')}
+          {...form.register('apiKey', { onChange: markEdited('apiKey') })}
           {...invalidProps('service-key', keyMessage ?? undefined)}
         />
       </FormField>
