@@ -58,7 +58,9 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
         <div className="flex gap-2">
           {editing ? (
             <>
-              <Button type="submit" disabled={update.isPending}>
+              {/* Keys: without them React would turn the clicked Edit button into this submit button
+                  during the click, and the browser would then submit the form. */}
+              <Button key="save" type="submit" disabled={update.isPending}>
                 {update.isPending ? 'Saving...' : 'Save'}
               </Button>
               <Button
@@ -73,7 +75,7 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
               </Button>
             </>
           ) : (
-            <Button type="button" onClick={() => setEditing(true)}>
+            <Button key="edit" type="button" onClick={() => setEditing(true)}>
               Edit
             </Button>
           )}
