@@ -1,7 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
-import { createTestUser, GALA_KEY, LICENCE_KEY } from '../test/helpers/users';
+import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
 import { expectText, expectToast, openSection, unexpected } from './dashboard-helpers';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
@@ -34,6 +34,10 @@ async function newServiceDialog(page: Page) {
 async function journey(viewport: Viewport) {
   const user = await createTestUser(app.server, { credits: 5, fullName: 'Ada Lovelace' });
   const { page, errors } = await app.newPage(viewport);
+  const notices: { eventType: string; userEmail: string; serviceData: { name: string } }[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/functions/v1/send-sqs-message') notices.push(r.postDataJSON());
+  });
   await signIn(page, app.url, user.email, user.password);
 
   // Overview of a new account.
@@ -184,6 +188,12 @@ async function journey(viewport: Viewport) {
   await dialog.getByRole('button', { name: 'Create Service' }).click();
   await expectToast(page, 'Service Reactivated');
   await page.getByRole('article', { name: 'town-2' }).getByText('Installing').waitFor();
+  // A creation e-mail per creation, a deletion e-mail per deletion, to the user's own address.
+  expect(notices.map((n) => [n.eventType, n.serviceData.name, n.userEmail])).toEqual([
+    ['service_created', 'town-1', user.email],
+    ['service_deleted', 'town-1', user.email],
+    ['service_created', 'town-2', user.email],
+  ]);
   await openSection(page, 'Dashboard');
   await expect(page.getByRole('group', { name: 'Billing Status' }).innerText()).resolves.toContain('$10.00');
   await expect(page.getByRole('group', { name: 'Total Services' }).innerText()).resolves.toContain('1');
@@ -241,10 +251,11 @@ describe('services journey', () => {
     const isPath = (path: string) => (url: URL) => url.pathname === path;
     // A server failure (an aborted request would be retried by supabase-js for a long while).
     const fail = (r: Route) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom","code":"XX000"}' });
-    await context.route(isPath('/rest/v1/services'), fail);
+    const services = isPath('/rest/v1/services');
+    await context.route(services, fail);
     await page.goto(`${app.url}/dashboard/services`);
     await expectText(page, 'Failed to load services', 20_000);
-    await context.unroute(isPath('/rest/v1/services'));
+    await context.unroute(services);
     const products = isPath('/rest/v1/products');
     await context.route(products, fail);
     await context.route(isPath('/rest/v1/rpc/create_service_securely'), fail);
@@ -260,5 +271,51 @@ describe('services journey', () => {
     await dialog.getByLabel('API Key', { exact: true }).fill(GALA_KEY);
     await dialog.getByRole('button', { name: 'Create Service' }).click();
     await expectToast(page, 'Error', 'Failed to create service');
+  });
+
+  it('says so when compatible products, an extension or a deletion fail, and when nothing can extend', async () => {
+    const user = await createTestUser(app.server, { credits: 20 });
+    // A one-time product (nothing renews it, so nothing can extend it), and a service of it that
+    // an operator gave a renewal date: the Extend dialog has no product to offer.
+    const once = '00000000-0000-4000-8000-0000000000aa';
+    await app.server.deps.db.query(
+      `insert into public.products (id, name, price, is_active, renew_interval, base_product_code) values ($1, 'Once', 1, true, null, 'ONCE') on conflict (id) do nothing`,
+      [once],
+    );
+    for (const [name, product] of [['town-y', TOWN_STAR], ['once-1', once]] as const) {
+      const { error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: product });
+      if (error) throw error;
+      await workerFinishes('complete_service_installation', name);
+    }
+    await app.server.deps.db.query(`update private.services set renews_at = now() + interval '30 days' where name = 'once-1'`);
+
+    const { page, context } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Services');
+    await page.getByRole('button', { name: 'Extend once-1' }).click();
+    await page.getByRole('dialog', { name: 'Extend once-1' }).getByText('No compatible products are available to extend this service right now.').waitFor();
+    await page.keyboard.press('Escape');
+
+    const isPath = (path: string) => (url: URL) => url.pathname === path;
+    const products = isPath('/rest/v1/products');
+    await context.route(products, (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom","code":"XX000"}' }));
+    await page.getByRole('button', { name: 'Extend town-y' }).click();
+    await page.getByRole('dialog', { name: 'Extend town-y' }).getByText('Failed to load compatible products').waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await context.unroute(products);
+
+    // Lost requests: no server message to show, so the generic ones.
+    await context.route(isPath('/rest/v1/rpc/extend_service_expiration'), (r) => r.abort());
+    await context.route(isPath('/rest/v1/rpc/manage_service_operation'), (r) => r.abort());
+    await page.reload();
+    await page.getByRole('button', { name: 'Extend town-y' }).click();
+    await page.getByRole('dialog', { name: 'Extend town-y' }).getByRole('button', { name: 'Extend Service' }).click();
+    await expectToast(page, 'Failed to extend service');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Delete town-y' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete town-y?' });
+    await confirm.getByLabel('I understand this action cannot be undone').check();
+    await confirm.getByRole('button', { name: 'Delete Service' }).click();
+    await expectToast(page, 'Failed to delete service');
   });
 });
