@@ -273,8 +273,8 @@ describe('services journey', () => {
     await expectToast(page, 'Error', 'Failed to create service');
   });
 
-  it('says so when compatible products, an extension or a deletion fail, and when nothing can extend', async () => {
-    const user = await createTestUser(app.server, { credits: 20 });
+  it('says so when a creation is refused, compatible products, an extension or a deletion fail, and when nothing can extend', async () => {
+    const user = await createTestUser(app.server, { credits: 40 });
     // A one-time product (nothing renews it, so nothing can extend it), and a service of it that
     // an operator gave a renewal date: the Extend dialog has no product to offer.
     const once = '00000000-0000-4000-8000-0000000000aa';
@@ -292,6 +292,19 @@ describe('services journey', () => {
     const { page, context } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
     await openSection(page, 'Services');
+
+    // Another tab takes the name while the form is open: the server's refusal is shown.
+    const dialog = await newServiceDialog(page);
+    await dialog.getByLabel('Service Name').fill('raced');
+    await dialog.getByRole('radio', { name: /^Town Star \$10\.00/ }).check();
+    await dialog.getByLabel('API Key', { exact: true }).fill(GALA_KEY);
+    const other = await user.client.rpc('create_service_securely', { p_name: 'raced', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    expect(other.error).toBeNull();
+    await dialog.getByRole('button', { name: 'Create Service' }).click();
+    await expectToast(page, 'Error', 'Failed to create service');
+    await dialog.getByRole('alert').getByText('A service with this name already exists').waitFor();
+    await page.keyboard.press('Escape');
+
     await page.getByRole('button', { name: 'Extend once-1' }).click();
     await page.getByRole('dialog', { name: 'Extend once-1' }).getByText('No compatible products are available to extend this service right now.').waitFor();
     await page.keyboard.press('Escape');

@@ -91,7 +91,9 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
       void notifyServiceEvent(created, user.email, 'service_created');
       onDone();
     } catch (e) {
-      setServerError(e instanceof Error || (typeof e === 'object' && e && 'message' in e) ? String((e as { message: unknown }).message) : null);
+      // The server's own refusal (it carries an SQLSTATE code) names the broken rule; a lost request does not.
+      const err = e as { message?: unknown; code?: unknown };
+      setServerError(err.code && typeof err.message === 'string' ? err.message : null);
       toast.error('Error', 'Failed to create service');
     }
   });
