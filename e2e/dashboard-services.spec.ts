@@ -282,12 +282,13 @@ describe('services journey', () => {
       `insert into public.products (id, name, price, is_active, renew_interval, base_product_code) values ($1, 'Once', 1, true, null, 'ONCE') on conflict (id) do nothing`,
       [once],
     );
-    for (const [name, product] of [['town-y', TOWN_STAR], ['once-1', once]] as const) {
+    for (const [name, product] of [['town-y', TOWN_STAR], ['once-1', once], ['once-2', once], ['lapsed', TOWN_STAR]] as const) {
       const { error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: product });
       if (error) throw error;
       await workerFinishes('complete_service_installation', name);
     }
     await app.server.deps.db.query(`update private.services set renews_at = now() + interval '30 days' where name = 'once-1'`);
+    await app.server.deps.db.query(`update private.services set renews_at = now() - interval '2 days', expired = true where name = 'lapsed'`);
 
     const { page, context } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
@@ -304,6 +305,13 @@ describe('services journey', () => {
     await expectToast(page, 'Error', 'Failed to create service');
     await dialog.getByRole('alert').getByText('A service with this name already exists').waitFor();
     await page.keyboard.press('Escape');
+
+    // Renewal badges: one-time (and nothing to extend), expired two days ago.
+    await page.getByRole('article', { name: 'once-2' }).getByText('One-time service').waitFor();
+    await expect(page.getByRole('button', { name: 'Extend once-2' }).count()).resolves.toBe(0);
+    const lapsed = page.getByRole('article', { name: 'lapsed' });
+    await lapsed.getByText('Expired 2 days ago').waitFor();
+    await lapsed.getByText('Expired', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Extend once-1' }).click();
     await page.getByRole('dialog', { name: 'Extend once-1' }).getByText('No compatible products are available to extend this service right now.').waitFor();
