@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser } from '../test/helpers/users';
+import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { expectText, openSection, unexpected } from './dashboard-helpers';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
@@ -42,7 +42,9 @@ describe('dashboard overview and layout', () => {
   });
 
   it('collapses the sidebar to icons, and every section has no serious accessibility violation', async () => {
-    const user = await createTestUser(app.server);
+    const user = await createTestUser(app.server, { credits: 10 });
+    // A service, so that the Services page shows a card with its long masked key.
+    await user.client.rpc('create_service_securely', { p_name: 'wide-key', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
     const { page, errors } = await app.newPage(MOBILE);
     await signIn(page, app.url, user.email, user.password);
     // Narrow screens start collapsed; the names stay for assistive technology.
@@ -55,6 +57,8 @@ describe('dashboard overview and layout', () => {
       await openSection(page, section);
       await page.waitForLoadState('networkidle');
       expect(await violations(page), section).toEqual([]);
+      // Nothing wider than the phone.
+      await expect(page.evaluate(() => document.documentElement.scrollWidth), section).resolves.toBeLessThanOrEqual(MOBILE.width);
     }
     expect(unexpected(errors)).toEqual([]);
   });

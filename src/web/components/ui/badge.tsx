@@ -7,7 +7,7 @@ const badgeVariants = cva('inline-flex items-center gap-1 rounded-full border px
     variant: {
       default: 'border-transparent bg-primary text-primary-foreground',
       secondary: 'border-transparent bg-muted text-foreground',
-      success: 'border-transparent bg-green-600 text-white',
+      success: 'border-transparent bg-green-700 text-white',
       warning: 'border-transparent bg-yellow-500 text-black',
       destructive: 'border-transparent bg-destructive text-white',
       outline: 'border-border',

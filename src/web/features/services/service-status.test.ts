@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedReason, displayStatus, maskKey } from './service-status';
+import { blockedReason, displayStatus, intervalLabel, maskKey } from './service-status';
 
 describe('service display status (spec §4)', () => {
   it('puts deleting first, then installing, then active or expired', () => {
@@ -22,5 +22,14 @@ describe('service display status (spec §4)', () => {
     expect(maskKey('abcdefgh=', 4)).toBe('•••••fgh=');
     expect(maskKey('ab', 4)).toBe('ab');
     expect(maskKey('x😀yz1', 4)).toBe('•😀yz1');
+  });
+});
+
+describe('renewal interval in words', () => {
+  it('names one unit alone and several in the plural', () => {
+    expect(intervalLabel('1 MONTH')).toBe('month');
+    expect(intervalLabel('3 MONTH')).toBe('3 months');
+    expect(intervalLabel('6 MONTHS')).toBe('6 months');
+    expect(intervalLabel('1 YEAR')).toBe('year');
   });
 });

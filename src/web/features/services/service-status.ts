@@ -21,3 +21,11 @@ export function maskKey(key: string, visible: number): string {
   const chars = Array.from(key);
   return '•'.repeat(Math.max(chars.length - visible, 0)) + chars.slice(-visible).join('');
 }
+
+/** "1 MONTH" → "month", "3 MONTH" → "3 months": a product's renewal interval in words. */
+export function intervalLabel(renewInterval: string): string {
+  const m = /^(\d+) ([A-Z]+?)S?$/.exec(renewInterval.trim().toUpperCase());
+  if (!m) return renewInterval.toLowerCase();
+  const unit = m[2]!.toLowerCase();
+  return m[1] === '1' ? unit : `${m[1]} ${unit}s`;
+}

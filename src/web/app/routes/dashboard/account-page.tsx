@@ -7,7 +7,7 @@ import type { SignedInUser } from '@/features/dashboard/signed-in-user';
 export function AccountPage({ user }: { user: SignedInUser }) {
   const profile = useProfile(user.id);
   return (
-    <div className="grid gap-6 lg:grid-cols-3">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
       <div className="lg:col-span-2">
         {profile.isPending ? (
           <Spinner label="Loading your profile..." />

@@ -28,7 +28,7 @@ export function BillingPage({ user }: { user: SignedInUser }) {
   }, [payment, setParams]);
 
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <BalanceCard userId={user.id} />
       <AddFundsCard userId={user.id} />
       <div className="lg:col-span-2">

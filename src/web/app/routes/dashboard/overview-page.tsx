@@ -37,7 +37,7 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
 
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard title="Total Services" icon={<Server className="size-4" aria-hidden="true" />} value={count ?? '-'} />
         <StatCard
           title="Billing Status"
@@ -58,7 +58,7 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
         </Card>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Card>
           <h2 className="text-lg font-semibold">Quick-start guide</h2>
           <ol className="mt-4 space-y-3">

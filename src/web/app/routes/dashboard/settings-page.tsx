@@ -44,7 +44,7 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
           value: 'security',
           label: 'Security',
           content: (
-            <div className="grid gap-6 lg:grid-cols-2">
+            <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
               <ChangePasswordForm />
               <TwoFactorCard />
             </div>

@@ -12,7 +12,7 @@ export function BalanceCard({ userId }: { userId: string }) {
   const transactions = useTransactions(userId);
   return (
     <Card role="region" aria-labelledby="balance-heading">
-      <div className="flex items-start justify-between gap-2">
+      <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id="balance-heading" className="text-lg font-semibold">
           Account Balance
         </h2>
@@ -36,7 +36,7 @@ export function BalanceCard({ userId }: { userId: string }) {
               <span className="block truncate">{t.description}</span>
               <span className="block text-xs text-muted-foreground">{f.dateTime(t.created_at)}</span>
             </span>
-            <span className={cn('shrink-0 font-medium', t.amount < 0 ? 'text-destructive' : 'text-green-600')}>
+            <span className={cn('shrink-0 font-medium', t.amount < 0 ? 'text-destructive' : 'text-green-700 dark:text-green-400')}>
               {t.amount > 0 ? '+' : ''}
               {f.money(t.amount)}
             </span>

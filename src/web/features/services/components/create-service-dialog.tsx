@@ -14,6 +14,7 @@ import { useCreateService } from '../api/create-service';
 import { useProducts } from '../api/get-products';
 import { useUnusedServices } from '../api/get-unused-services';
 import { notifyServiceEvent } from '../api/notify-service-event';
+import { intervalLabel } from '../service-status';
 
 type Values = { name: string; apiKey: string; productId: string };
 const EMPTY: Values = { name: '', apiKey: '', productId: '' };
@@ -134,7 +135,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
                 <span>{p.name}</span>
                 <span>
                   {f.money(p.price)}
-                  {p.renew_interval ? ` / ${p.renew_interval.toLowerCase()}` : ''}
+                  {p.renew_interval ? ` / ${intervalLabel(p.renew_interval)}` : ' one-time'}
                 </span>
               </span>
               {p.description && <span className="block text-xs text-muted-foreground">{p.description}</span>}

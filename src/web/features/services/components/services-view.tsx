@@ -63,7 +63,8 @@ export function ServicesView({ user, balance }: { user: { id: string; email: str
           <p className="text-sm text-muted-foreground">No service name contains “{query}”.</p>
         </Card>
       ) : (
-        <div className={cn('grid gap-4', layout === 'grid' && 'sm:grid-cols-2 xl:grid-cols-3')}>
+        // grid-cols-1 is minmax(0, 1fr): a long key truncates instead of widening the page.
+        <div className={cn('grid grid-cols-1 gap-4', layout === 'grid' && 'sm:grid-cols-2 xl:grid-cols-3')}>
           {shown.map((s) => (
             <ServiceCard key={s.id} service={s} product={products.data?.find((p) => p.id === s.product_id)} userEmail={user.email} layout={layout} />
           ))}

@@ -37,7 +37,7 @@ export function GeneralSettings({ prefs, onSave, saving }: { prefs: Prefs; onSav
         </div>
         <Switch id="dark-mode" checked={theme === 'dark'} onCheckedChange={(on) => setTheme(on ? 'dark' : 'light')} />
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">
           <label htmlFor="language" className="text-sm font-medium">
             Language

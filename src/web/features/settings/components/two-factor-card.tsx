@@ -68,7 +68,7 @@ export function TwoFactorCard() {
           {factors.data.map((f) => (
             <li key={f.id} className="flex items-center justify-between gap-2 rounded-md border border-border p-2 text-sm">
               <span className="flex items-center gap-2">
-                <ShieldCheck className="size-4 text-green-600" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
+                <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
               </span>
               <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${f.friendly_name || 'authenticator app'}`}>
                 <Trash2 className="size-4" aria-hidden="true" /> Remove
