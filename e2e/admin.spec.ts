@@ -78,4 +78,24 @@ describe('admin area', () => {
     await expectToast(page, 'Failed to check admin privileges.');
     await page.waitForURL(`${app.url}/`);
   });
+
+  it('pages through users on the server', async () => {
+    const admin = await createTestUser(app.server, { admin: true });
+    const tag = `pg${Date.now()}`;
+    for (let i = 0; i < 21; i++) await createTestUser(app.server, { email: `${tag}-${i}@nodeharbor.test` });
+    const { page } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, admin.email, admin.password);
+    await page.goto(`${app.url}/admin`);
+    const users = page.getByRole('region', { name: 'Users' });
+    await users.getByRole('searchbox', { name: 'Search users by email' }).fill(tag);
+    await users.getByRole('button', { name: 'Search' }).click();
+    await users.getByText('Page 1 of 2').waitFor();
+    await expect.poll(() => users.getByRole('row').count()).toBe(21); // the header and 20 users
+    await users.getByRole('button', { name: 'Next' }).click();
+    await users.getByText('Page 2 of 2').waitFor();
+    await expect.poll(() => users.getByRole('row').count()).toBe(2);
+    await expect(users.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+    await users.getByRole('button', { name: 'Previous' }).click();
+    await users.getByText('Page 1 of 2').waitFor();
+  });
 });

@@ -264,6 +264,7 @@ describe('services journey', () => {
     await dialog.getByText('Failed to load service plans. Please try again later.').waitFor({ timeout: 20_000 });
     await page.keyboard.press('Escape');
     await context.unroute(products);
+
     await page.reload();
     dialog = await newServiceDialog(page);
     await dialog.getByLabel('Service Name').fill('town-x');
@@ -324,6 +325,17 @@ describe('services journey', () => {
     await page.getByRole('dialog', { name: 'Extend town-y' }).getByText('Failed to load compatible products').waitFor({ timeout: 20_000 });
     await page.keyboard.press('Escape');
     await context.unroute(products);
+
+    // Monthly products extend by 1 to 6 months, quarterly ones by 3 or 6.
+    await page.getByRole('button', { name: 'Extend town-y' }).click();
+    const extend = page.getByRole('dialog', { name: 'Extend town-y' });
+    const monthLabels = () => extend.getByLabel('Months').locator('option').allInnerTexts();
+    await expect(monthLabels()).resolves.toEqual(['1 month @ $10.00/month', ...[2, 3, 4, 5, 6].map((m) => `${m} months @ $10.00/month`)]);
+    await extend.getByLabel('Product').selectOption({ label: 'Town Star (quarterly) ($30.00)' });
+    await expect(monthLabels()).resolves.toEqual(['3 months @ $10.00/month', '6 months @ $10.00/month']);
+    await extend.getByLabel('Months').selectOption('6');
+    await expect(extend.getByText('Total:').innerText()).resolves.toBe('Total: $60.00');
+    await page.keyboard.press('Escape');
 
     // Lost requests: no server message to show, so the generic ones.
     await context.route(isPath('/rest/v1/rpc/extend_service_expiration'), (r) => r.abort());
