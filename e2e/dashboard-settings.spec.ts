@@ -89,11 +89,15 @@ describe('settings, account and session', () => {
     const euros = (n: number) => new Intl.NumberFormat('de', { style: 'currency', currency: 'USD' }).format(n);
     await expectText(page, euros(1234.5));
 
-    const { rows } = await app.server.deps.db.query<{ darkmode_enabled: boolean; language: string; time_zone: string }>(
-      'select darkmode_enabled, language, time_zone from public.profiles where id = $1',
-      [user.id],
-    );
-    expect(rows[0]).toEqual({ darkmode_enabled: true, language: 'de', time_zone: 'Asia/Tokyo' });
+    // The dark-mode switch saves on its own, without waiting: poll until it has landed.
+    const saved = async () =>
+      (
+        await app.server.deps.db.query<{ darkmode_enabled: boolean; language: string; time_zone: string }>(
+          'select darkmode_enabled, language, time_zone from public.profiles where id = $1',
+          [user.id],
+        )
+      ).rows[0];
+    await expect.poll(saved).toEqual({ darkmode_enabled: true, language: 'de', time_zone: 'Asia/Tokyo' });
 
     // Amounts and dates everywhere follow them, after a reload too.
     await addCredits(app.server.deps.db, user.id, 1, 'Late credit');
