@@ -4,6 +4,7 @@ import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { Spinner } from '@/components/ui/spinner';
 import { ToastHost } from '@/components/ui/toast-host';
+import { isAppPath } from '@/config/paths';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
@@ -36,43 +37,45 @@ const QueryProvider = lazy(() => import('./query-provider'));
 
 export function App({ initial }: { initial?: InitialRoute }) {
   const pageFor = (path: string, Lazy: ComponentType) => (initial?.path === path ? <initial.Component /> : <Lazy />);
+  // The dashboard and admin area bring their own sidebar and header (spec §2).
+  const siteChrome = !isAppPath(useLocation().pathname);
   return (
-      <AuthProvider>
-        <ThemeProvider>
-          <ScrollToTop />
-          <DevAccessGate>
-            <div className="flex min-h-screen flex-col">
-              <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
-                Skip to content
-              </a>
-              <SiteHeader />
-              <main id="main" className="flex-1">
-                <Suspense fallback={<Spinner label="Loading..." />}>
-                  <Routes>
-                    {routes.map(({ path, Component, protected: guarded }) => (
-                      <Route
-                        key={path}
-                        path={path}
-                        element={
-                          guarded ? (
-                            <ProtectedRoute>
-                              <QueryProvider>{pageFor(path, Component)}</QueryProvider>
-                            </ProtectedRoute>
-                          ) : (
-                            pageFor(path, Component)
-                          )
-                        }
-                      />
-                    ))}
-                    <Route path="*" element={pageFor(notFoundRoute.path, notFoundRoute.Component)} />
-                  </Routes>
-                </Suspense>
-              </main>
-              <SiteFooter />
-            </div>
-          </DevAccessGate>
-          <ToastHost />
-        </ThemeProvider>
-      </AuthProvider>
+    <AuthProvider>
+      <ThemeProvider>
+        <ScrollToTop />
+        <DevAccessGate>
+          <div className="flex min-h-screen flex-col">
+            <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
+              Skip to content
+            </a>
+            {siteChrome && <SiteHeader />}
+            <main id="main" className="flex-1">
+              <Suspense fallback={<Spinner label="Loading..." />}>
+                <Routes>
+                  {routes.map(({ path, Component, protected: guarded }) => (
+                    <Route
+                      key={path}
+                      path={path}
+                      element={
+                        guarded ? (
+                          <ProtectedRoute>
+                            <QueryProvider>{pageFor(path, Component)}</QueryProvider>
+                          </ProtectedRoute>
+                        ) : (
+                          pageFor(path, Component)
+                        )
+                      }
+                    />
+                  ))}
+                  <Route path="*" element={pageFor(notFoundRoute.path, notFoundRoute.Component)} />
+                </Routes>
+              </Suspense>
+            </main>
+            {siteChrome && <SiteFooter />}
+          </div>
+        </DevAccessGate>
+        <ToastHost />
+      </ThemeProvider>
+    </AuthProvider>
   );
 }

@@ -14,8 +14,17 @@ export const paths = {
   galaApiKey: '/gala-hosting/api-key',
   playa3ullHostNode: '/playa3ull-hosting/host-node',
   dashboard: '/dashboard',
+  dashboardServices: '/dashboard/services',
+  dashboardBilling: '/dashboard/billing',
+  dashboardSettings: '/dashboard/settings',
+  dashboardAccount: '/dashboard/account',
   admin: '/admin',
 } as const;
 
 /** Routes a development host shows even to visitors without dev access (spec §2). */
 export const devBlockExempt: readonly string[] = [paths.login, paths.resetPassword, paths.resetPasswordConfirm];
+
+/** Routes with the app's own layout (sidebar and header) instead of the public site's header and footer. */
+export function isAppPath(pathname: string): boolean {
+  return [paths.dashboard, paths.admin].some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}

@@ -3,31 +3,32 @@ import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'rea
 export type TabItem = { value: string; label: string; content: ReactNode };
 
 /**
- * Tabs in the WAI-ARIA pattern (arrow keys, Home and End move between tabs; one tab stop).
- * Our own rather than Radix's: the home page needs nothing more, and Radix's costs 9 KB there.
+ * Tabs in the WAI-ARIA pattern: arrow keys, Home and End move between tabs, one tab stop, each
+ * panel labelled by its tab. Our own rather than Radix's: nothing more is needed, and Radix's
+ * costs 9 KB on the home page. `fill` stretches the tabs over the full width.
  */
-export function Tabs({ items, label, defaultValue }: { items: readonly TabItem[]; label: string; defaultValue: string }) {
+export function Tabs({ tabs, defaultValue, label, fill = false }: { tabs: readonly TabItem[]; defaultValue: string; label?: string; fill?: boolean }) {
   const [active, setActive] = useState(defaultValue);
   const id = useId();
-  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {
-    const last = items.length - 1;
+    const last = tabs.length - 1;
     const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[e.key];
     if (next === undefined) return;
     e.preventDefault();
-    setActive(items[next]!.value);
-    tabs.current[next]?.focus();
+    setActive(tabs[next]!.value);
+    buttons.current[next]?.focus();
   };
   return (
     <div>
-      <div role="tablist" aria-label={label} className="grid grid-cols-3 rounded-lg bg-muted p-1">
-        {items.map((t, i) => {
+      <div role="tablist" aria-label={label} className={`${fill ? 'grid auto-cols-fr grid-flow-col' : 'inline-flex'} rounded-lg bg-muted p-1`}>
+        {tabs.map((t, i) => {
           const selected = t.value === active;
           return (
             <button
               key={t.value}
               ref={(el) => {
-                tabs.current[i] = el;
+                buttons.current[i] = el;
               }}
               type="button"
               role="tab"
@@ -44,7 +45,7 @@ export function Tabs({ items, label, defaultValue }: { items: readonly TabItem[]
           );
         })}
       </div>
-      {items.map((t) => (
+      {tabs.map((t) => (
         <div
           key={t.value}
           role="tabpanel"

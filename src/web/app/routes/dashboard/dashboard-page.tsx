@@ -1,36 +1,38 @@
-import { LogOut } from 'lucide-react';
-import { useNavigate } from 'react-router';
-import { Button } from '@/components/ui/button';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useSignedInUser } from '@/features/dashboard/signed-in-user';
 import { Seo } from '@/lib/seo';
-import { getSupabase } from '@/lib/supabase';
-import { toast } from '@/lib/toast';
+import { AppShell } from './app-shell';
+import { AccountPage } from './account-page';
+import { BillingPage } from './billing-page';
+import { OverviewPage } from './overview-page';
+import { ServicesPage } from './services-page';
+import { SettingsPage } from './settings-page';
 
-/** Placeholder until the dashboard issue lands: who is signed in, and a way out. */
+const SECTIONS = [
+  { path: paths.dashboard, title: 'Dashboard' },
+  { path: paths.dashboardServices, title: 'Services' },
+  { path: paths.dashboardBilling, title: 'Billing' },
+  { path: paths.dashboardSettings, title: 'Settings' },
+  { path: paths.dashboardAccount, title: 'Account' },
+] as const;
+
+/** The dashboard and its nested sections (spec §2), client-only and in their own chunk. */
 export default function DashboardPage() {
-  const auth = useAuth();
-  const navigate = useNavigate();
-  const email = auth.status === 'signed-in' ? auth.session.user.email : undefined;
-
-  async function signOut() {
-    const supabase = await getSupabase();
-    const { error } = await supabase.auth.signOut();
-    // Spec §8: a session the server no longer knows is as good as signed out.
-    if (error && ![401, 403, 404].includes(error.status ?? 0)) return toast.error('Error signing out', error.message);
-    navigate(paths.login, { replace: true });
-  }
-
+  const user = useSignedInUser();
+  const { pathname } = useLocation();
+  const section = SECTIONS.find((s) => s.path === pathname.replace(/\/$/, '')) ?? SECTIONS[0];
   return (
-    <>
-      <Seo title="Dashboard" description="Your NodeHarbor dashboard." path={paths.dashboard} noindex />
-      <div className="mx-auto max-w-4xl px-4 py-16">
-        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-        <p className="mt-2 text-muted-foreground">Signed in as {email}</p>
-        <Button variant="outline" className="mt-8" onClick={() => void signOut()}>
-          <LogOut className="size-4" aria-hidden="true" /> Sign out
-        </Button>
-      </div>
-    </>
+    <AppShell user={user} title={section.title}>
+      <Seo title={section.title} description="Your NodeHarbor dashboard." path={section.path} noindex />
+      <Routes>
+        <Route index element={<OverviewPage user={user} />} />
+        <Route path="services" element={<ServicesPage user={user} />} />
+        <Route path="billing" element={<BillingPage user={user} />} />
+        <Route path="settings" element={<SettingsPage user={user} />} />
+        <Route path="account" element={<AccountPage user={user} />} />
+        <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
+      </Routes>
+    </AppShell>
   );
 }

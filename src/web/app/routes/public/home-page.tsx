@@ -133,7 +133,8 @@ export default function HomePage() {
           <Tabs
             label="Why operators choose us"
             defaultValue="gaming-nodes"
-            items={tabs.map((t) => ({
+            fill
+            tabs={tabs.map((t) => ({
               value: t.value,
               label: t.label,
               content: (

@@ -8,6 +8,7 @@ import { FormField, invalidProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
+import { needsSecondFactor } from '@/features/auth/mfa';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 import { useHydrated } from '@/lib/deferred-hydration';
@@ -24,8 +25,10 @@ export function LoginForm() {
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     try {
       const supabase = await getSupabase();
-      const { error } = await supabase.auth.signInWithPassword({ email, password });
+      const { data, error } = await supabase.auth.signInWithPassword({ email, password });
       if (error) return showAuthError(error);
+      // The login page now asks for the second factor; welcome comes after it.
+      if (needsSecondFactor(data.session)) return;
       toast.success('Welcome back!');
       navigate(paths.dashboard, { replace: true });
     } catch (e) {

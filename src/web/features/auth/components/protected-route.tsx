@@ -3,11 +3,13 @@ import { Navigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/features/auth/auth-provider';
+import { needsSecondFactor } from '@/features/auth/mfa';
 
 /** Spec §2: a spinner while the session loads; no user means /login, replacing history. */
 export function ProtectedRoute({ children }: { children: ReactNode }) {
   const auth = useAuth();
   if (auth.status === 'loading') return <Spinner label="Loading your session..." />;
-  if (auth.status === 'signed-out') return <Navigate to={paths.login} replace />;
+  // No user, or one who has not given their second factor yet (the login page asks for it).
+  if (auth.status === 'signed-out' || needsSecondFactor(auth.session)) return <Navigate to={paths.login} replace />;
   return children;
 }

@@ -1,0 +1,65 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
+import { expectText, openSection, unexpected } from './dashboard-helpers';
+import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.stop());
+
+/** Serious and critical accessibility violations of the page as it is now (toasts come and go: left out). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('[data-sonner-toaster]').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('dashboard overview and layout', () => {
+  it('shows the overview of a new account, its guide and real support links', async () => {
+    const user = await createTestUser(app.server, { credits: 7.5, fullName: 'Mary Somerville' });
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('group', { name: 'Billing Status' }).getByText('$7.50').waitFor();
+    await expect(page.getByRole('group', { name: 'Total Services' }).innerText()).resolves.toContain('0');
+    await expect(page.getByRole('group', { name: 'Next Payment' }).innerText()).resolves.toContain('No scheduled payments');
+    await page.getByRole('heading', { name: 'Get Started' }).waitFor();
+    await page.getByRole('heading', { name: 'Quick-start guide' }).waitFor();
+    const hrefs = await Promise.all(
+      ['Gala API key guide', 'Frequently asked questions', 'Contact support'].map((name) => page.getByRole('link', { name }).getAttribute('href')),
+    );
+    expect(hrefs).toEqual(['/gala-hosting/api-key', '/#faq-heading', '/contact']);
+    // The dashboard has its own layout: no public header or footer.
+    await expect(page.getByRole('contentinfo').count()).resolves.toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Contact support' }).click();
+    await page.waitForURL(/\/contact$/);
+    await expectText(page, 'Get in Touch');
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('collapses the sidebar to icons, and every section has no serious accessibility violation', async () => {
+    const user = await createTestUser(app.server, { credits: 10 });
+    // A service, so that the Services page shows a card with its long masked key.
+    await user.client.rpc('create_service_securely', { p_name: 'wide-key', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    const { page, errors } = await app.newPage(MOBILE);
+    await signIn(page, app.url, user.email, user.password);
+    // Narrow screens start collapsed; the names stay for assistive technology.
+    const toggle = page.getByRole('button', { name: 'Expand sidebar' });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    await toggle.click();
+    await page.getByRole('button', { name: 'Collapse sidebar' }).waitFor();
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+    for (const section of ['Services', 'Billing', 'Settings', 'Account', 'Dashboard'] as const) {
+      await openSection(page, section);
+      await page.waitForLoadState('networkidle');
+      expect(await violations(page), section).toEqual([]);
+      // Nothing wider than the phone.
+      await expect(page.evaluate(() => document.documentElement.scrollWidth), section).resolves.toBeLessThanOrEqual(MOBILE.width);
+    }
+    expect(unexpected(errors)).toEqual([]);
+  });
+});

@@ -1,0 +1,178 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCredits } from '../src/server/domain/credits';
+import { createTestUser } from '../test/helpers/users';
+import { expectText, expectToast, openSection, unexpected } from './dashboard-helpers';
+import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.stop());
+
+const failWith = (status: number, body: object) => (r: Route) => r.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+
+describe('settings, account and session', () => {
+  it('guards the dashboard, and signs out from the user menu', async () => {
+    const user = await createTestUser(app.server, { fullName: 'Grace Brewster Hopper' });
+    const { page, errors } = await app.newPage(DESKTOP);
+    await page.goto(`${app.url}/dashboard/billing`);
+    await page.waitForURL(/\/login$/);
+    await signIn(page, app.url, user.email, user.password);
+    // Initials: the first letters of the full name, at most two.
+    const menu = page.getByRole('button', { name: 'User menu' });
+    await expect(menu.innerText()).resolves.toBe('GB');
+    await menu.click();
+    await page.getByRole('menu').getByText(user.email).waitFor();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.goto(`${app.url}/dashboard`);
+    await page.waitForURL(/\/login$/);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('says "Error signing out" when the server fails, and stays signed in', async () => {
+    const user = await createTestUser(app.server);
+    const { page, context } = await app.newPage(MOBILE);
+    await signIn(page, app.url, user.email, user.password);
+    await expect(page.getByRole('button', { name: 'User menu' }).innerText()).resolves.toBe('U');
+    await context.route((u) => u.pathname === '/auth/v1/logout', failWith(500, { message: 'down' }));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectToast(page, 'Error signing out');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  });
+
+  it('changes the password, with its rules and failure', async () => {
+    const user = await createTestUser(app.server);
+    const { page, context } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const form = page.getByRole('region', { name: 'Change Password' });
+    await form.getByLabel('Current password').fill(user.password);
+    await form.getByLabel('New password', { exact: true }).fill('abc');
+    await form.getByLabel('Confirm new password').fill('abd');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectText(page, 'Password too short');
+    await expectText(page, "Passwords don't match");
+
+    const userEndpoint = (u: URL) => u.pathname === '/auth/v1/user';
+    await context.route(userEndpoint, (r) =>
+      r.request().method() === 'PUT' ? failWith(422, { code: 'weak_password', msg: 'Password is known to be weak' })(r) : r.continue(),
+    );
+    await form.getByLabel('New password', { exact: true }).fill('a-new-password');
+    await form.getByLabel('Confirm new password').fill('a-new-password');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(page, 'Error updating password', 'Password is known to be weak');
+    await context.unroute(userEndpoint);
+
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(page, 'Password updated successfully', 'Your password has been changed.');
+    const fresh = app.server.client();
+    const { error } = await fresh.auth.signInWithPassword({ email: user.email, password: 'a-new-password' });
+    expect(error).toBeNull();
+  });
+
+  it('saves dark mode, language and time zone to the profile and formats with them', async () => {
+    const user = await createTestUser(app.server, { credits: 1234.5 });
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Settings');
+    await page.getByRole('switch', { name: 'Dark mode' }).click();
+    await expect(page.evaluate(() => document.documentElement.classList.contains('dark'))).resolves.toBe(true);
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await page.getByRole('button', { name: 'Save Preferences' }).click();
+    await expectToast(page, 'Settings saved');
+    const euros = (n: number) => new Intl.NumberFormat('de', { style: 'currency', currency: 'USD' }).format(n);
+    await expectText(page, euros(1234.5));
+
+    // The dark-mode switch saves on its own, without waiting: poll until it has landed.
+    const saved = async () =>
+      (
+        await app.server.deps.db.query<{ darkmode_enabled: boolean; language: string; time_zone: string }>(
+          'select darkmode_enabled, language, time_zone from public.profiles where id = $1',
+          [user.id],
+        )
+      ).rows[0];
+    await expect.poll(saved).toEqual({ darkmode_enabled: true, language: 'de', time_zone: 'Asia/Tokyo' });
+
+    // Amounts and dates everywhere follow them, after a reload too.
+    await addCredits(app.server.deps.db, user.id, 1, 'Late credit');
+    await page.reload();
+    await openSection(page, 'Billing');
+    await expect(page.getByLabel('Current balance').innerText()).resolves.toBe(euros(1235.5));
+    const when = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(new Date());
+    await expectText(page, when);
+    expect(unexpected(errors)).toEqual([]);
+  });
+
+  it('updates the profile on the Account page, or says it could not', async () => {
+    const user = await createTestUser(app.server, { fullName: 'Alan Turing' });
+    const { page, context } = await app.newPage(MOBILE);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Account');
+    await expectText(page, 'Standard');
+    const year = String(new Date().getUTCFullYear());
+    await expectText(page, new RegExp(`Member since.*${year}`, 's'));
+    await expect(page.getByLabel('Email').isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Full name').fill('Alonzo Church');
+    await page.getByLabel('Company').fill('Lambda Ltd');
+    await page.getByLabel('VAT ID').fill('GB123456789');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Profile updated');
+    await expect(page.getByRole('button', { name: 'User menu' }).innerText()).resolves.toBe('AC');
+
+    await context.route((u) => u.pathname === '/rest/v1/profiles', (r) =>
+      r.request().method() === 'PATCH' ? failWith(500, { message: 'boom', code: 'XX000' })(r) : r.continue(),
+    );
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Company').fill('Other');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Error updating profile', 'There was a problem updating your profile. Please try again.');
+  });
+
+  it('enrols a TOTP factor and asks for a code at the next sign-in', async () => {
+    const user = await createTestUser(app.server);
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    // Two codes of two different steps: the server takes each step once.
+    const step = totp.counter();
+    await page.getByLabel('Verification code').fill(totp.generate({ timestamp: step * 30_000 }));
+    await page.getByRole('button', { name: 'Verify and enable' }).click();
+    await expectToast(page, 'Two-factor authentication enabled');
+    await page.getByRole('list', { name: 'Authenticators' }).getByRole('listitem').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const code = page.getByLabel('Authentication code');
+    await code.waitFor();
+    // The dashboard stays closed until the code is given.
+    await page.goto(`${app.url}/dashboard`);
+    await page.waitForURL(/\/login$/);
+    await code.fill(totp.generate({ timestamp: (step + 1) * 30_000 }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await expectToast(page, 'Welcome back!');
+
+    // And it can be removed.
+    await openSection(page, 'Settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByRole('button', { name: /^Remove / }).click();
+    await expectToast(page, 'Two-factor authentication removed');
+    await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
+    expect(unexpected(errors)).toEqual([]);
+  }, 90_000);
+});

@@ -1,0 +1,25 @@
+import { Spinner } from '@/components/ui/spinner';
+import { useProfile } from '@/features/account/api/get-profile';
+import { AccountStatusCard } from '@/features/account/components/account-status-card';
+import { PersonalInfoForm } from '@/features/account/components/personal-info-form';
+import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+
+export function AccountPage({ user }: { user: SignedInUser }) {
+  const profile = useProfile(user.id);
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="lg:col-span-2">
+        {profile.isPending ? (
+          <Spinner label="Loading your profile..." />
+        ) : profile.isError ? (
+          <p role="alert" className="text-destructive">
+            Failed to load your profile.
+          </p>
+        ) : (
+          <PersonalInfoForm profile={profile.data} email={user.email} />
+        )}
+      </div>
+      <AccountStatusCard memberSince={user.createdAt} />
+    </div>
+  );
+}

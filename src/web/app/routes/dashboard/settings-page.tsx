@@ -1,0 +1,56 @@
+import { Spinner } from '@/components/ui/spinner';
+import { Tabs } from '@/components/ui/tabs';
+import { useProfile } from '@/features/account/api/get-profile';
+import { useUpdateProfile } from '@/features/account/api/update-profile';
+import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
+import { GeneralSettings } from '@/features/settings/components/general-settings';
+import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
+import { toast } from '@/lib/toast';
+
+export function SettingsPage({ user }: { user: SignedInUser }) {
+  const profile = useProfile(user.id);
+  const update = useUpdateProfile(user.id);
+
+  const general = profile.isPending ? (
+    <Spinner label="Loading your settings..." />
+  ) : profile.isError ? (
+    <p role="alert" className="text-destructive">
+      Failed to load your settings.
+    </p>
+  ) : (
+    <GeneralSettings
+      key={`${profile.data.language}|${profile.data.time_zone}`}
+      prefs={{ language: profile.data.language, timeZone: profile.data.time_zone }}
+      saving={update.isPending}
+      onSave={({ language, timeZone }) =>
+        update.mutate(
+          { language, time_zone: timeZone },
+          {
+            onSuccess: () => toast.success('Settings saved', 'Dates and amounts now follow your language and time zone.'),
+            onError: () => toast.error('Error saving settings', 'Your language and time zone could not be saved. Please try again.'),
+          },
+        )
+      }
+    />
+  );
+
+  return (
+    <Tabs
+      defaultValue="general"
+      tabs={[
+        { value: 'general', label: 'General', content: general },
+        {
+          value: 'security',
+          label: 'Security',
+          content: (
+            <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+              <ChangePasswordForm />
+              <TwoFactorCard />
+            </div>
+          ),
+        },
+      ]}
+    />
+  );
+}

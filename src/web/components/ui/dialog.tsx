@@ -1,0 +1,40 @@
+import { X } from 'lucide-react';
+import { Dialog as D } from 'radix-ui';
+import type { ReactNode } from 'react';
+
+/** A modal dialog on radix (focus trap, Escape, labelled by its title and description). */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  trigger,
+  children,
+}: {
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  trigger?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <D.Root open={open} onOpenChange={onOpenChange}>
+      {trigger && <D.Trigger asChild>{trigger}</D.Trigger>}
+      <D.Portal>
+        <D.Overlay className="fixed inset-0 z-50 bg-black/50" />
+        <D.Content
+          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-lg"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <D.Title className="pr-8 text-lg font-semibold">{title}</D.Title>
+          {description && <D.Description className="mt-1 text-sm text-muted-foreground">{description}</D.Description>}
+          <div className="mt-4">{children}</div>
+          <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 hover:opacity-100" aria-label="Close">
+            <X className="size-4" aria-hidden="true" />
+          </D.Close>
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}

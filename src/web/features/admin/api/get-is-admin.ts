@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+/** Admin status comes from the server (spec §6), never from anything the browser holds. */
+export async function getIsAdmin(userId: string): Promise<boolean> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('is_user_admin', { user_uuid: userId });
+  if (error) throw error;
+  return data === true;
+}
+
+export const isAdminQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: ['is-admin', userId], queryFn: () => getIsAdmin(userId), retry: false });
+
+export function useIsAdmin(userId: string | undefined) {
+  return useQuery({ ...isAdminQueryOptions(userId ?? ''), enabled: !!userId });
+}

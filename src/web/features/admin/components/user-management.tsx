@@ -1,0 +1,94 @@
+import { Search } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { useFormat } from '@/lib/format';
+import { useUserStats } from '../api/get-user-stats';
+import { AddCreditDialog } from './add-credit-dialog';
+
+const PAGE_SIZE = 20;
+
+/** Users with server-side search by e-mail and pagination. */
+export function UserManagement() {
+  const f = useFormat();
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const stats = useUserStats(search, PAGE_SIZE, page * PAGE_SIZE);
+  const pages = Math.max(1, Math.ceil((stats.data?.total ?? 0) / PAGE_SIZE));
+
+  return (
+    <Card role="region" aria-labelledby="users-heading">
+      <h2 id="users-heading" className="text-lg font-semibold">
+        Users
+      </h2>
+      <form
+        role="search"
+        className="mt-4 flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(draft.trim());
+          setPage(0);
+        }}
+      >
+        <Input type="search" aria-label="Search users by email" placeholder="Search by email..." value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <Button type="submit" variant="outline">
+          <Search className="size-4" aria-hidden="true" /> Search
+        </Button>
+      </form>
+      {stats.isPending ? (
+        <Spinner label="Loading users..." />
+      ) : stats.isError ? (
+        <p role="alert" className="mt-4 text-destructive">
+          Failed to load users data.
+        </p>
+      ) : stats.data.rows.length === 0 ? (
+        <p className="mt-4 text-muted-foreground">No users found</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-muted-foreground">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Email</th>
+                <th className="py-2 pr-4 font-medium">Full name</th>
+                <th className="py-2 pr-4 font-medium">Active services</th>
+                <th className="py-2 pr-4 font-medium">Last login</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {stats.data.rows.map((u) => (
+                <tr key={u.user_id}>
+                  <td className="py-2 pr-4 font-medium">{u.email}</td>
+                  <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
+                  <td className="py-2 pr-4">{u.active_services_count}</td>
+                  <td className="py-2 pr-4">{u.last_sign_in_at ? f.dateTime(u.last_sign_in_at) : 'Never'}</td>
+                  <td className="py-2 text-right">
+                    <AddCreditDialog user={u} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pagination" className="mt-4 flex items-center justify-between text-sm">
+          <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <span>
+            Page {page + 1} of {pages}
+          </span>
+          <Button variant="outline" size="sm" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,24 @@
+import { PURCHASES_LOADED } from '@shared/constants';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+export type Purchase = { id: string; amount: number; status: 'pending' | 'completed' | 'rejected' | 'expired'; created_at: string };
+
+export async function getPurchases(userId: string): Promise<Purchase[]> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('credit_purchases')
+    .select('id, amount, status, created_at')
+    .eq('user_id', userId)
+    .order('created_at', { ascending: false })
+    .limit(PURCHASES_LOADED);
+  if (error) throw error;
+  return (data as Purchase[]).map((p) => ({ ...p, amount: Number(p.amount) }));
+}
+
+export const purchasesQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: ['billing', 'purchases', userId], queryFn: () => getPurchases(userId) });
+
+export function usePurchases(userId: string) {
+  return useQuery(purchasesQueryOptions(userId));
+}

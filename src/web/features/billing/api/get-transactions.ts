@@ -1,0 +1,31 @@
+import { TRANSACTIONS_LOADED } from '@shared/constants';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+export type Transaction = {
+  id: string;
+  type: 'purchase' | 'service_charge' | 'refund' | 'admin_credit';
+  description: string;
+  amount: number;
+  created_at: string;
+  service_id: string | null;
+};
+
+export async function getTransactions(userId: string): Promise<Transaction[]> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('credit_transactions')
+    .select('id, type, description, amount, created_at, service_id')
+    .eq('user_id', userId)
+    .order('created_at', { ascending: false })
+    .limit(TRANSACTIONS_LOADED);
+  if (error) throw error;
+  return (data as Transaction[]).map((t) => ({ ...t, amount: Number(t.amount) }));
+}
+
+export const transactionsQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: ['billing', 'transactions', userId], queryFn: () => getTransactions(userId) });
+
+export function useTransactions(userId: string) {
+  return useQuery(transactionsQueryOptions(userId));
+}

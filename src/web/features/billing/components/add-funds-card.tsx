@@ -1,0 +1,80 @@
+import { TOP_UP_PRESETS, TOP_UP_STEP } from '@shared/constants';
+import { topUpSchema } from '@shared/validation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { useFormat } from '@/lib/format';
+import { toast } from '@/lib/toast';
+import { cn } from '@/lib/utils';
+import { usePurchaseCredits } from '../api/purchase-credits';
+
+/** Presets and a custom amount, one or the other (spec §2); paying goes to the provider's approval page. */
+export function AddFundsCard({ userId }: { userId: string }) {
+  const f = useFormat();
+  const [preset, setPreset] = useState<number | null>(TOP_UP_PRESETS[1]);
+  const [custom, setCustom] = useState<string | null>(null);
+  const purchase = usePurchaseCredits();
+
+  const amount = custom !== null ? Number(custom) : preset;
+  const parsed = topUpSchema.safeParse({ amount: custom !== null && custom.trim() === '' ? Number.NaN : amount });
+  const error = custom !== null && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+
+  const pay = async () => {
+    if (!parsed.success) return;
+    try {
+      const { approval_url } = await purchase.mutateAsync({ amount: parsed.data.amount, userId });
+      window.location.assign(approval_url);
+    } catch (e) {
+      console.error('purchase-credits failed', e);
+      toast.error('Failed to initiate payment');
+    }
+  };
+
+  return (
+    <Card role="region" aria-labelledby="add-funds-heading">
+      <h2 id="add-funds-heading" className="text-lg font-semibold">
+        Add Funds
+      </h2>
+      <div role="group" aria-label="Preset amounts" className="mt-4 grid grid-cols-3 gap-2 sm:grid-cols-5">
+        {TOP_UP_PRESETS.map((p) => (
+          <Button
+            key={p}
+            type="button"
+            variant="outline"
+            aria-pressed={custom === null && preset === p}
+            className={cn(custom === null && preset === p && 'border-primary bg-muted')}
+            onClick={() => {
+              setPreset(p);
+              setCustom(null);
+            }}
+          >
+            {f.money(p)}
+          </Button>
+        ))}
+      </div>
+      <div className="mt-4">
+        <FormField id="custom-amount" label="Custom amount (USD)" error={error}>
+          <Input
+            id="custom-amount"
+            type="number"
+            inputMode="decimal"
+            min={1}
+            step={TOP_UP_STEP}
+            placeholder="Enter an amount"
+            value={custom ?? ''}
+            onChange={(e) => {
+              setCustom(e.target.value);
+              setPreset(null);
+            }}
+            {...invalidProps('custom-amount', error)}
+          />
+        </FormField>
+      </div>
+      <Button className="mt-4 w-full" disabled={!parsed.success || purchase.isPending} onClick={() => void pay()}>
+        {purchase.isPending ? 'Redirecting...' : parsed.success ? `Pay ${f.money(parsed.data.amount)}` : 'Pay'}
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,48 @@
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { useFormat } from '@/lib/format';
+import { usePurchases, type Purchase } from '../api/get-purchases';
+
+const STATUS: Record<Purchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
+  pending: { label: 'Pending', variant: 'warning' },
+  completed: { label: 'Completed', variant: 'success' },
+  rejected: { label: 'Rejected', variant: 'destructive' },
+  expired: { label: 'Expired', variant: 'secondary' },
+};
+
+export function PurchaseHistory({ userId }: { userId: string }) {
+  const f = useFormat();
+  const purchases = usePurchases(userId);
+  return (
+    <Card role="region" aria-labelledby="purchases-heading">
+      <h2 id="purchases-heading" className="text-lg font-semibold">
+        Purchase History
+      </h2>
+      {purchases.data?.length === 0 && <p className="mt-2 text-sm text-muted-foreground">No purchases yet.</p>}
+      {!!purchases.data?.length && (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-muted-foreground">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Date</th>
+                <th className="py-2 pr-4 font-medium">Amount</th>
+                <th className="py-2 font-medium">Status</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {purchases.data.map((p) => (
+                <tr key={p.id}>
+                  <td className="py-2 pr-4">{f.dateTime(p.created_at)}</td>
+                  <td className="py-2 pr-4">{f.money(p.amount)}</td>
+                  <td className="py-2">
+                    <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

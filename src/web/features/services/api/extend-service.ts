@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import type { Service } from './types';
+
+export type ExtendResult = Service & { charged: number; months: number };
+
+export async function extendService(input: { serviceId: string; productId: string; months: number }): Promise<ExtendResult> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('extend_service_expiration', {
+    p_service_id: input.serviceId,
+    p_product_id: input.productId,
+    p_months: input.months,
+  });
+  if (error) throw error;
+  return data as ExtendResult;
+}
+
+export function useExtendService() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: extendService,
+    onSuccess: (extended) => {
+      queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === extended.id ? { ...s, ...extended } : s)));
+      void queryClient.invalidateQueries({ queryKey: ['billing'] });
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import type { Service } from './types';
+
+/** Poll while something changes on the server side (install, delete) so statuses move without a reload. */
+const BUSY_POLL_MS = 3000;
+
+export async function getServices(): Promise<Service[]> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('services')
+    .select('*')
+    .eq('is_deleted', false)
+    .order('created_at', { ascending: false });
+  if (error) throw error;
+  return data as Service[];
+}
+
+export const servicesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['services'],
+    queryFn: getServices,
+    refetchInterval: (q) => (q.state.data?.some((s) => s.is_deleting || !s.is_installed) ? BUSY_POLL_MS : false),
+  });
+
+export function useServices() {
+  return useQuery(servicesQueryOptions());
+}

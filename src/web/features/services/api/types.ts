@@ -1,0 +1,27 @@
+/** A service as the services view shows it to its owner (spec §3). */
+export type Service = {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string | null;
+  api_key: string;
+  product_id: string | null;
+  created_at: string;
+  renews_at: string | null;
+  expired: boolean;
+  is_installed: boolean;
+  is_deleting: boolean;
+  is_deleted: boolean;
+};
+
+export type Product = {
+  id: string;
+  name: string;
+  description: string | null;
+  price: number;
+  features: string[];
+  is_active: boolean;
+  renew_interval: string | null;
+  base_product_code: string | null;
+  properties: string | null;
+};

@@ -1,0 +1,184 @@
+import { apiKeyError, canFund, createServiceError, messages, parseProperties, serviceNameError } from '@shared/validation';
+import { AlertTriangle, Plus } from 'lucide-react';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { FormField, invalidProps } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { useFormat } from '@/lib/format';
+import { toast } from '@/lib/toast';
+import { cn } from '@/lib/utils';
+import { useCreateService } from '../api/create-service';
+import { useProducts } from '../api/get-products';
+import { useUnusedServices } from '../api/get-unused-services';
+import { notifyServiceEvent } from '../api/notify-service-event';
+import { intervalLabel } from '../service-status';
+
+type Values = { name: string; apiKey: string; productId: string };
+const EMPTY: Values = { name: '', apiKey: '', productId: '' };
+const DEFAULT_KEY_NAME = 'API Key';
+
+type Props = { user: { id: string; email: string }; balance: number | undefined; existingNames: readonly string[] };
+
+/** The New Service dialog: live field messages and the spec §5 submit checks, in order. */
+export function CreateServiceDialog(props: Props) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Create New Service"
+      description="Choose a plan, name your node and give its key."
+      trigger={
+        <Button>
+          <Plus className="size-4" aria-hidden="true" /> New Service
+        </Button>
+      }
+    >
+      {/* Mounted only while open, so each opening starts from an empty form. */}
+      {open && <CreateServiceForm {...props} onDone={() => setOpen(false)} />}
+    </Dialog>
+  );
+}
+
+function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { onDone: () => void }) {
+  const f = useFormat();
+  const products = useProducts();
+  const unused = useUnusedServices(user.id);
+  const create = useCreateService();
+  const form = useForm<Values>({ defaultValues: EMPTY, mode: 'onChange' });
+  const values = useWatch({ control: form.control }) as Values;
+  // Messages show for a field once it has been typed in, even if it is back to empty.
+  const [edited, setEdited] = useState<ReadonlySet<keyof Values>>(new Set());
+  const markEdited = (field: keyof Values) => () => setEdited((s) => (s.has(field) ? s : new Set(s).add(field)));
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const product = products.data?.find((p) => p.id === values.productId);
+  const properties = parseProperties(product?.properties);
+  const keyName = properties?.data_name || DEFAULT_KEY_NAME;
+  const price = product?.price ?? 0;
+  const reusableAvailable = !!unused.data?.some((s) => s.product_id === values.productId);
+  const shortfall = product && balance !== undefined && !canFund({ price, balance, reusableAvailable }) ? price - balance : 0;
+
+  const nameMessage = !edited.has('name')
+    ? null
+    : values.name.trim() === ''
+      ? messages.serviceNameRequired
+      : (serviceNameError(values.name) ??
+        (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
+  const keyMessage = !edited.has('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired : apiKeyError(values.apiKey, properties);
+  const submitError = createServiceError({
+    loggedIn: !!user.id,
+    name: values.name,
+    apiKey: values.apiKey,
+    productId: values.productId || null,
+    properties,
+    existingNames,
+    price,
+    balance: balance ?? 0,
+    reusableAvailable,
+  });
+  const touched = edited.size > 0;
+
+  const onSubmit = form.handleSubmit(async ({ name, apiKey, productId }) => {
+    if (submitError) return;
+    setServerError(null);
+    try {
+      const created = await create.mutateAsync({ name, apiKey, productId });
+      if (created.reused) toast.success('Service Reactivated', `${created.name} reuses a purchased service: no charge.`);
+      else toast.success('Service Created', 'Your new service has been created successfully.');
+      void notifyServiceEvent(created, user.email, 'service_created');
+      onDone();
+    } catch (e) {
+      // The server's own refusal (it carries an SQLSTATE code) names the broken rule; a lost request does not.
+      const err = e as { message?: unknown; code?: unknown };
+      setServerError(err.code && typeof err.message === 'string' ? err.message : null);
+      toast.error('Error', 'Failed to create service');
+    }
+  });
+
+  if (products.isPending) return <Spinner label="Loading service plans..." />;
+  if (products.isError) return <p role="alert" className="text-sm text-destructive">Failed to load service plans. Please try again later.</p>;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id="service-name" label="Service Name" error={nameMessage ?? undefined}>
+        <Input
+          id="service-name"
+          autoComplete="off"
+          placeholder="my-node"
+          aria-describedby={nameMessage ? 'service-name-error' : 'service-name-hint'}
+          {...form.register('name', { onChange: markEdited('name') })}
+          {...invalidProps('service-name', nameMessage ?? undefined)}
+        />
+        {!nameMessage && (
+          <p id="service-name-hint" className="text-xs text-muted-foreground">
+            {messages.serviceNameHint}
+          </p>
+        )}
+      </FormField>
+
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Service Plan</legend>
+        {products.data.map((p) => (
+          <label
+            key={p.id}
+            className={cn(
+              'flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted',
+            )}
+          >
+            <input type="radio" value={p.id} className="mt-1" {...form.register('productId', { onChange: markEdited('productId') })} />
+            <span className="flex-1">
+              <span className="flex justify-between gap-2 font-medium">
+                <span>{p.name}</span>
+                <span>
+                  {f.money(p.price)}
+                  {p.renew_interval ? ` / ${intervalLabel(p.renew_interval)}` : ' one-time'}
+                </span>
+              </span>
+              {p.description && <span className="block text-xs text-muted-foreground">{p.description}</span>}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+
+      <FormField id="service-key" label={keyName} error={keyMessage ?? undefined}>
+        <Input
+          id="service-key"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={`Enter your ${keyName}`}
+          {...form.register('apiKey', { onChange: markEdited('apiKey') })}
+          {...invalidProps('service-key', keyMessage ?? undefined)}
+        />
+      </FormField>
+
+      {shortfall > 0 && (
+        <div role="alert" className="flex gap-2 rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">
+          <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+          <p>
+            Insufficient balance: you need {f.money(shortfall)} more to create this service. Add funds on the Billing page.
+          </p>
+        </div>
+      )}
+      {reusableAvailable && <p className="text-sm text-muted-foreground">You have an unused purchased service of this plan: it will be reused at no charge.</p>}
+
+      {touched && submitError && (
+        <p role="status" className="text-sm text-destructive">
+          {submitError}
+        </p>
+      )}
+      {serverError && (
+        <p role="alert" className="text-sm text-destructive">
+          {serverError}
+        </p>
+      )}
+
+      <Button type="submit" className="w-full" disabled={!!submitError || create.isPending}>
+        {create.isPending ? 'Creating...' : 'Create Service'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { parseProperties } from '@shared/validation';
+import { Card } from '@/components/ui/card';
+import { useFormat } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import type { Product, Service } from '../api/types';
+import { blockedReason, displayStatus } from '../service-status';
+import { DeleteServiceDialog } from './delete-service-dialog';
+import { ExtendServiceDialog } from './extend-service-dialog';
+import { MaskedKey } from './masked-key';
+import { RenewalBadge, StatusBadge } from './status-badges';
+
+export type ServicesLayout = 'list' | 'grid';
+
+export function ServiceCard({ service, product, userEmail, layout }: { service: Service; product: Product | undefined; userEmail: string; layout: ServicesLayout }) {
+  const f = useFormat();
+  const status = displayStatus(service);
+  const keyLabel = parseProperties(product?.properties)?.data_name || 'API Key';
+  return (
+    <Card role="article" aria-label={service.name} className={cn('flex min-w-0 gap-4 p-4', layout === 'list' ? 'flex-col md:flex-row md:items-center' : 'flex-col')}>
+      <div className="min-w-0 flex-1 space-y-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="truncate text-lg font-semibold">{service.name}</h2>
+          <StatusBadge status={status} />
+          <RenewalBadge renewsAt={service.renews_at} />
+        </div>
+        <p className="text-xs text-muted-foreground">
+          {product?.name ?? 'Custom Service'} · Created {f.date(service.created_at)}
+          {service.renews_at && !Number.isNaN(Date.parse(service.renews_at)) && <> · Paid until {f.date(service.renews_at)}</>}
+        </p>
+        {service.description && <p className="text-sm">{service.description}</p>}
+        <MaskedKey value={service.api_key} label={keyLabel} />
+      </div>
+      <div className="flex shrink-0 gap-2">
+        {product && service.renews_at && <ExtendServiceDialog service={service} product={product} blocked={blockedReason(status, 'extend')} />}
+        <DeleteServiceDialog service={service} userEmail={userEmail} blocked={blockedReason(status, 'delete')} />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+import { LayoutGrid, List, Search, Server } from 'lucide-react';
+import { useState } from 'react';
+import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/utils';
+import { useProducts } from '../api/get-products';
+import { useServices } from '../api/get-services';
+import { CreateServiceDialog } from './create-service-dialog';
+import { ServiceCard, type ServicesLayout } from './service-card';
+import { StatusGuideDialog } from './status-guide-dialog';
+
+/** The Services page body: search, layout toggle, New Service, and the cards. */
+export function ServicesView({ user, balance }: { user: { id: string; email: string }; balance: number | undefined }) {
+  const services = useServices();
+  const products = useProducts();
+  const [query, setQuery] = useState('');
+  const [layout, setLayout] = useState<ServicesLayout>('list');
+
+  const all = services.data ?? [];
+  const shown = all.filter((s) => s.name.toLowerCase().includes(query.trim().toLowerCase()));
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="relative min-w-48 flex-1">
+          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Input type="search" aria-label="Search services" placeholder="Search services..." className="pl-9" value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+        <div role="group" aria-label="Layout" className="flex rounded-md border border-border">
+          {(['list', 'grid'] as const).map((l) => (
+            <button
+              key={l}
+              type="button"
+              aria-pressed={layout === l}
+              aria-label={l === 'list' ? 'List view' : 'Grid view'}
+              onClick={() => setLayout(l)}
+              className={cn('p-2', layout === l && 'bg-muted text-primary')}
+            >
+              {l === 'list' ? <List className="size-4" aria-hidden="true" /> : <LayoutGrid className="size-4" aria-hidden="true" />}
+            </button>
+          ))}
+        </div>
+        <CreateServiceDialog user={user} balance={balance} existingNames={all.map((s) => s.name)} />
+      </div>
+      <StatusGuideDialog />
+
+      {services.isPending ? (
+        <Spinner label="Loading services..." />
+      ) : services.isError ? (
+        <p role="alert" className="py-8 text-center text-destructive">
+          Failed to load services
+        </p>
+      ) : all.length === 0 ? (
+        <Card className="py-12 text-center">
+          <Server className="mx-auto size-10 text-muted-foreground" aria-hidden="true" />
+          <h2 className="mt-4 text-lg font-semibold">No services yet</h2>
+          <p className="text-sm text-muted-foreground">Create your first service with the New Service button.</p>
+        </Card>
+      ) : shown.length === 0 ? (
+        <Card className="py-12 text-center">
+          <h2 className="text-lg font-semibold">No matching services</h2>
+          <p className="text-sm text-muted-foreground">No service name contains “{query}”.</p>
+        </Card>
+      ) : (
+        // grid-cols-1 is minmax(0, 1fr): a long key truncates instead of widening the page.
+        <div className={cn('grid grid-cols-1 gap-4', layout === 'grid' && 'sm:grid-cols-2 xl:grid-cols-3')}>
+          {shown.map((s) => (
+            <ServiceCard key={s.id} service={s} product={products.data?.find((p) => p.id === s.product_id)} userEmail={user.email} layout={layout} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

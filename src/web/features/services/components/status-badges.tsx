@@ -1,0 +1,34 @@
+import { LoaderCircle } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { useFormat } from '@/lib/format';
+import type { DisplayStatus } from '../service-status';
+
+export function StatusBadge({ status }: { status: DisplayStatus }) {
+  if (status === 'deleting') return <Badge variant="destructive">Deleting</Badge>;
+  if (status === 'installing')
+    return (
+      <Badge variant="warning">
+        <LoaderCircle className="size-3 animate-spin" aria-hidden="true" /> Installing
+      </Badge>
+    );
+  if (status === 'expired') return <Badge variant="secondary">Expired</Badge>;
+  return <Badge variant="success">Active</Badge>;
+}
+
+/** Spec §4 renewal badge: one-time, renews in …, expired … ago, or an invalid date. */
+export function RenewalBadge({ renewsAt }: { renewsAt: string | null }) {
+  const f = useFormat();
+  if (!renewsAt) return <Badge variant="outline">One-time service</Badge>;
+  const when = new Date(renewsAt).getTime();
+  if (Number.isNaN(when)) return <Badge variant="outline">Invalid renewal date</Badge>;
+  const relative = f.relative(renewsAt);
+  return f.isFuture(renewsAt) ? (
+    <Badge variant="outline" title={f.dateTime(renewsAt)}>
+      Renews {relative}
+    </Badge>
+  ) : (
+    <Badge variant="destructive" title={f.dateTime(renewsAt)}>
+      Expired {relative}
+    </Badge>
+  );
+}

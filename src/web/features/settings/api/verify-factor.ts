@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+/** Checks a code of the factor; a right one verifies the factor and raises the session to aal2. */
+export async function verifyFactor(input: { factorId: string; code: string }): Promise<void> {
+  const supabase = await getSupabase();
+  const { error } = await supabase.auth.mfa.challengeAndVerify(input);
+  if (error) throw error;
+}
+
+export function useVerifyFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: verifyFactor, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['mfa-factors'] }) });
+}

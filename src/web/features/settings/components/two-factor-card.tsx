@@ -1,0 +1,108 @@
+import { ShieldCheck, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/lib/toast';
+import { useEnrollFactor, type Enrollment } from '../api/enroll-factor';
+import { useFactors } from '../api/list-factors';
+import { useUnenrollFactor } from '../api/unenroll-factor';
+import { useVerifyFactor } from '../api/verify-factor';
+
+const errorText = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unknown error occurred');
+
+/** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove. */
+export function TwoFactorCard() {
+  const factors = useFactors();
+  const enroll = useEnrollFactor();
+  const verify = useVerifyFactor();
+  const unenroll = useUnenrollFactor();
+  const [pending, setPending] = useState<Enrollment | null>(null);
+  const [code, setCode] = useState('');
+
+  const start = async () => {
+    try {
+      setPending(await enroll.mutateAsync(`Authenticator ${new Date().toISOString().slice(0, 16)}`));
+    } catch (e) {
+      toast.error('Could not start two-factor setup', errorText(e));
+    }
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    try {
+      await verify.mutateAsync({ factorId: pending.id, code: code.trim() });
+      toast.success('Two-factor authentication enabled', 'You will be asked for a code when you sign in.');
+      setPending(null);
+      setCode('');
+    } catch (e) {
+      toast.error('Invalid code', errorText(e));
+    }
+  };
+
+  const remove = async (factorId: string) => {
+    try {
+      await unenroll.mutateAsync(factorId);
+      toast.success('Two-factor authentication removed');
+    } catch (e) {
+      toast.error('Could not remove the authenticator', errorText(e));
+    }
+  };
+
+  return (
+    <Card role="region" aria-labelledby="mfa-heading">
+      <h2 id="mfa-heading" className="text-lg font-semibold">
+        Two-Factor Authentication
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">Ask for a code from an authenticator app at every sign-in.</p>
+      {factors.isPending ? (
+        <Spinner label="Loading..." />
+      ) : factors.isError ? (
+        <p role="alert" className="mt-4 text-sm text-destructive">
+          Failed to load your authenticators.
+        </p>
+      ) : (
+        <ul className="mt-4 space-y-2" aria-label="Authenticators">
+          {factors.data.map((f) => (
+            <li key={f.id} className="flex items-center justify-between gap-2 rounded-md border border-border p-2 text-sm">
+              <span className="flex items-center gap-2">
+                <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
+              </span>
+              <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${f.friendly_name || 'authenticator app'}`}>
+                <Trash2 className="size-4" aria-hidden="true" /> Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pending ? (
+        <div className="mt-4 space-y-4">
+          <p className="text-sm">Scan this QR code with your authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</p>
+          <img src={pending.qrCode} alt="QR code for your authenticator app" width={180} height={180} className="rounded bg-white p-2" />
+          <p className="text-sm">
+            Secret: <code className="break-all rounded bg-muted px-1" data-testid="totp-secret">{pending.secret}</code>
+          </p>
+          <FormField id="mfa-code" label="Verification code">
+            <Input id="mfa-code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
+          </FormField>
+          <div className="flex gap-2">
+            <Button disabled={code.trim().length !== 6 || verify.isPending} onClick={() => void confirm()}>
+              {verify.isPending ? 'Verifying...' : 'Verify and enable'}
+            </Button>
+            <Button variant="outline" onClick={() => setPending(null)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        factors.data?.length === 0 && (
+          <Button className="mt-4" disabled={enroll.isPending} onClick={() => void start()}>
+            Enable two-factor authentication
+          </Button>
+        )
+      )}
+    </Card>
+  );
+}
