@@ -20,7 +20,7 @@ describe('billing', () => {
     await signIn(page, app.url, user.email, user.password);
     await page.getByRole('group', { name: 'Billing Status' }).getByText('$25.00').waitFor();
     await openSection(page, 'Billing');
-    await expect(page.getByLabel('Current balance').innerText()).resolves.toBe('$25.00');
+    await expect.poll(() => page.getByLabel('Current balance').innerText()).toBe('$25.00');
     await expectText(page, 'Test credit');
     await expectText(page, '+$25.00');
     await expectText(page, 'No purchases yet.');

@@ -24,8 +24,8 @@ describe('dashboard overview and layout', () => {
     await signIn(page, app.url, user.email, user.password);
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('group', { name: 'Billing Status' }).getByText('$7.50').waitFor();
-    await expect(page.getByRole('group', { name: 'Total Services' }).innerText()).resolves.toContain('0');
-    await expect(page.getByRole('group', { name: 'Next Payment' }).innerText()).resolves.toContain('No scheduled payments');
+    await expect.poll(() => page.getByRole('group', { name: 'Total Services' }).innerText()).toContain('0');
+    await expect.poll(() => page.getByRole('group', { name: 'Next Payment' }).innerText()).toContain('No scheduled payments');
     await page.getByRole('heading', { name: 'Get Started' }).waitFor();
     await page.getByRole('heading', { name: 'Quick-start guide' }).waitFor();
     const hrefs = await Promise.all(

@@ -42,7 +42,7 @@ async function journey(viewport: Viewport) {
 
   // Overview of a new account.
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-  await expect(page.getByRole('group', { name: 'Total Services' }).innerText()).resolves.toContain('0');
+  await expect.poll(() => page.getByRole('group', { name: 'Total Services' }).innerText()).toContain('0');
   await expectText(page, '$5.00');
   await expectText(page, 'No scheduled payments');
   await page.getByRole('link', { name: 'Create Service' }).click();
@@ -170,7 +170,7 @@ async function journey(viewport: Viewport) {
 
   // Billing: the charges, and the deleted service waiting to be reused.
   await openSection(page, 'Billing');
-  await expect(page.getByLabel('Current balance').innerText()).resolves.toBe('$10.00');
+  await expect.poll(() => page.getByLabel('Current balance').innerText()).toBe('$10.00');
   await expectText(page, 'Service creation for town-1 (Town Star)');
   await expectText(page, '-$30.00');
   const unused = page.getByRole('region', { name: 'Unused Purchased Services' });
@@ -195,8 +195,8 @@ async function journey(viewport: Viewport) {
     ['service_created', 'town-2', user.email],
   ]);
   await openSection(page, 'Dashboard');
-  await expect(page.getByRole('group', { name: 'Billing Status' }).innerText()).resolves.toContain('$10.00');
-  await expect(page.getByRole('group', { name: 'Total Services' }).innerText()).resolves.toContain('1');
+  await expect.poll(() => page.getByRole('group', { name: 'Billing Status' }).innerText()).toContain('$10.00');
+  await expect.poll(() => page.getByRole('group', { name: 'Total Services' }).innerText()).toContain('1');
 
   // The one failed request is the refused extension (400 Insufficient Credits), on purpose.
   expect(unexpected(errors).filter((e) => !e.includes('status of 400'))).toEqual([]);

@@ -23,7 +23,7 @@ describe('settings, account and session', () => {
     await signIn(page, app.url, user.email, user.password);
     // Initials: the first letters of the full name, at most two.
     const menu = page.getByRole('button', { name: 'User menu' });
-    await expect(menu.innerText()).resolves.toBe('GB');
+    await expect.poll(() => menu.innerText()).toBe('GB');
     await menu.click();
     await page.getByRole('menu').getByText(user.email).waitFor();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
@@ -37,7 +37,7 @@ describe('settings, account and session', () => {
     const user = await createTestUser(app.server);
     const { page, context } = await app.newPage(MOBILE);
     await signIn(page, app.url, user.email, user.password);
-    await expect(page.getByRole('button', { name: 'User menu' }).innerText()).resolves.toBe('U');
+    await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('U');
     await context.route((u) => u.pathname === '/auth/v1/logout', failWith(500, { message: 'down' }));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectToast(page, 'Error signing out');
@@ -103,7 +103,7 @@ describe('settings, account and session', () => {
     await addCredits(app.server.deps.db, user.id, 1, 'Late credit');
     await page.reload();
     await openSection(page, 'Billing');
-    await expect(page.getByLabel('Current balance').innerText()).resolves.toBe(euros(1235.5));
+    await expect.poll(() => page.getByLabel('Current balance').innerText()).toBe(euros(1235.5));
     const when = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(new Date());
     await expectText(page, when);
     expect(unexpected(errors)).toEqual([]);
@@ -124,7 +124,7 @@ describe('settings, account and session', () => {
     await page.getByLabel('VAT ID').fill('GB123456789');
     await page.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Profile updated');
-    await expect(page.getByRole('button', { name: 'User menu' }).innerText()).resolves.toBe('AC');
+    await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('AC');
 
     await context.route((u) => u.pathname === '/rest/v1/profiles', (r) =>
       r.request().method() === 'PATCH' ? failWith(500, { message: 'boom', code: 'XX000' })(r) : r.continue(),
