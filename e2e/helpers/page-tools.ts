@@ -16,8 +16,12 @@ export async function holdRequests(page: Page, pattern: string): Promise<() => v
   return release;
 }
 
-/** Moves the pointer a little, as a person's hand does before a click: a deferred form loads its code on it. */
+/**
+ * Moves the pointer a little once the page has loaded, as a person's hand does before a click: a
+ * deferred form loads its code on it. (A person keeps moving; a test moves once, so it waits.)
+ */
 export async function stir(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
   await page.mouse.move(5, 5);
   await page.mouse.move(40, 40);
 }

@@ -21,7 +21,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       unsubscribe?.();
       // INITIAL_SESSION arrives first, then every later change (sign-in, refresh, sign-out, recovery).
       const { data } = supabase.auth.onAuthStateChange((_event, session) => {
-        setState(session ? { status: 'signed-in', session } : { status: 'signed-out' });
+        // Signed out again is no change: a new object would re-render the whole app, and a
+        // form still hydrating (see deferUntilInteraction) would be rendered anew, losing what was typed.
+        setState((prev) => (session ? { status: 'signed-in', session } : prev.status === 'signed-out' ? prev : { status: 'signed-out' }));
       });
       unsubscribe = () => data.subscription.unsubscribe();
     });

@@ -17,7 +17,9 @@ type SignInInput = z.input<typeof signInSchema>;
 
 export function LoginForm() {
   const navigate = useNavigate();
-  const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
+  // No defaultValues: the form hydrates after the visitor's first keystrokes (deferred), and
+  // react-hook-form would write the defaults over what they typed; it reads the fields instead.
+  const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema) });
   const { errors, isSubmitting } = form.formState;
   // Until the page runs, pressing Enter or the button would submit the form natively.
   const hydrated = useHydrated();

@@ -19,7 +19,9 @@ export const RESET_SENT_TEXT = 'If an account exists for that email address, we 
 
 export function ResetRequestForm() {
   const [sent, setSent] = useState(false);
-  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+  // No defaultValues: the form hydrates after the visitor's first keystrokes (deferred), and
+  // react-hook-form would write the defaults over what they typed; it reads the fields instead.
+  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema) });
   const { errors, isSubmitting } = form.formState;
   // Until the page runs, pressing Enter or the button would submit the form natively.
   const hydrated = useHydrated();

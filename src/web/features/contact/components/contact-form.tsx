@@ -15,7 +15,9 @@ const empty: ContactInput = { name: '', email: '', topic: '' as ContactInput['to
 /** Spec §5 rules and messages come from the shared module, the same ones the server applies. */
 export function ContactForm() {
   const [sent, setSent] = useState(false);
-  const form = useForm<ContactInput>({ resolver: zodResolver(contactSchema), defaultValues: empty, mode: 'onTouched' });
+  // No defaultValues: the form hydrates after the visitor's first keystrokes (deferred), and
+  // react-hook-form would write the defaults over what they typed; it reads the fields instead.
+  const form = useForm<ContactInput>({ resolver: zodResolver(contactSchema), mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
   // Until the page runs, pressing Enter or the button would submit the form natively.
   const hydrated = useHydrated();
