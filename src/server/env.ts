@@ -262,3 +262,14 @@ function paypalConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConf
     timeoutMs: e.PAYPAL_TIMEOUT_MS,
   };
 }
+
+/** For the entry points (npm start, npm run worker): the config, or each problem on its own line and exit code 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+}

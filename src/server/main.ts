@@ -2,22 +2,13 @@ import { serve } from '@hono/node-server';
 import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
-import { ConfigError, loadConfig } from './env';
+import { loadConfigOrExit } from './env';
 import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
 
 /** npm start: migrate, seed, serve, run the worker (unless RUN_WORKER=false); stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(1);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const { logger, db } = deps;
   const account = await ensureAdminAccount(db, config.adminEmail);

@@ -1,5 +1,5 @@
 import { bootstrap } from './bootstrap';
-import { ConfigError, loadConfig } from './env';
+import { loadConfigOrExit } from './env';
 import { startAppWorker } from './jobs/app-worker';
 
 /**
@@ -7,16 +7,7 @@ import { startAppWorker } from './jobs/app-worker';
  * work; with the embedded database the data folder admits one process, so npm start runs it instead.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(1);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const worker = startAppWorker(deps);
   let stopping = false;
