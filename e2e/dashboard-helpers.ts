@@ -24,11 +24,3 @@ export async function openSection(page: Page, name: 'Dashboard' | 'Services' | '
   await page.getByRole('heading', { level: 1, name: name === 'Admin Dashboard' ? 'Admin Dashboard' : name }).waitFor();
 }
 
-/**
- * The page's errors, less one known elsewhere. NOTE: React #418 is a hydration mismatch of the
- * prerendered /login page (public site, not the dashboard), seen when a test loads /login;
- * reported to its owner, left out here until fixed.
- */
-export function unexpected(errors: string[]): string[] {
-  return errors.filter((e) => !e.includes('React error #418'));
-}

@@ -2,7 +2,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
-import { expectText, expectToast, openSection, unexpected } from './dashboard-helpers';
+import { expectText, expectToast, openSection } from './dashboard-helpers';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;
@@ -200,7 +200,7 @@ async function journey(viewport: Viewport) {
   await expect.poll(() => page.getByRole('group', { name: 'Total Services' }).innerText()).toContain('1');
 
   // The one failed request is the refused extension (400 Insufficient Credits), on purpose.
-  expect(unexpected(errors).filter((e) => !e.includes('status of 400'))).toEqual([]);
+  expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
   await page.context().close();
 }
 
@@ -242,7 +242,7 @@ describe('services journey', () => {
     await page.getByRole('button', { name: 'What do these statuses mean?' }).click();
     await page.getByRole('dialog', { name: 'Service statuses' }).getByText(/up to 10 minutes/).waitFor();
     await page.keyboard.press('Escape');
-    expect(unexpected(errors)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('says so when services, plans or the creation fail', async () => {
