@@ -13,7 +13,7 @@ import { leftFirstPage } from '@/lib/deferred-hydration';
 import { notFoundRoute, routes } from './routes';
 
 /** Spec §2: every route change starts at the top of the page; the first one also ends deferred hydration. */
-function ScrollToTop() {
+function RouteChangeEffects() {
   const { pathname } = useLocation();
   // A block body: newer browsers return a promise from scrollTo, which React would take for a cleanup.
   useEffect(() => {
@@ -42,7 +42,7 @@ export function App({ initial }: { initial?: InitialRoute }) {
   return (
     <AuthProvider>
       <ThemeProvider>
-        <ScrollToTop />
+        <RouteChangeEffects />
         <DevAccessGate>
           <div className="flex min-h-screen flex-col">
             <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
