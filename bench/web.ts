@@ -4,7 +4,7 @@
 //   - axe: no serious or critical violation on any public route.
 // Prints a table, writes bench/results/web-latest.json, and exits 1 when a budget is missed.
 import AxeBuilder from '@axe-core/playwright';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { ROOT, WEB_DIST } from '../src/server/paths';
 import { freePort } from '../test/helpers/process';
 // @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
-import { buildIsCurrent } from '../scripts/source-stamp.mjs';
+import { buildIfStale } from '../scripts/source-stamp.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const JS_BUDGET = 100 * 1024;
@@ -23,10 +23,7 @@ const publicRoutes = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies
 const lighthouseRoutes = ['/', '/gala-hosting/host-node', '/contact'];
 const chromiumFlags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-if (!(buildIsCurrent as (root: string) => boolean)(ROOT)) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(1);
-}
+if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
 
 async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
   const port = await freePort();

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,4 +25,16 @@ export function sourceStamp(root) {
 export function buildIsCurrent(root) {
   const stamp = join(root, 'dist/.source-stamp');
   return existsSync(stamp) && readFileSync(stamp, 'utf8') === sourceStamp(root);
+}
+
+/**
+ * Builds (scripts/build.mjs) when the build is missing or out of date; true when it is current
+ * afterwards. Always a production build, whatever NODE_ENV the caller runs under (vitest sets
+ * test, which would give React's development bundle).
+ */
+export function buildIfStale(root, { onBuild } = {}) {
+  if (buildIsCurrent(root)) return true;
+  onBuild?.();
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  return r.status === 0;
 }
