@@ -41,7 +41,8 @@ const pages: { path: string; h1: string; texts?: string[]; links?: [name: string
 
 async function visit(path: string, viewport: Viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await app.newPage(viewport);
-  await page.goto(`${app.url}${path}`);
+  // Until the page's code has run, a click on a menu button does nothing (the prerendered HTML is inert).
+  await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
   return { page, errors };
 }
 
