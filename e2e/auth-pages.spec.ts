@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { MOBILE, signIn, startApp, type TestApp } from './helpers/app';
-import { holdRequests, stir, waitForToast as toast } from './helpers/page-tools';
+import { expectToast as toast, holdRequests, stir } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
 import { MOBILE, startApp, type TestApp } from './helpers/app';
-import { holdRequests, stir, waitForToast } from './helpers/page-tools';
+import { expectToast, holdRequests, stir } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -51,7 +51,7 @@ it.each([
   await send(page);
   await page.getByRole('button', { name: 'Sending...' }).waitFor();
   release();
-  await waitForToast(page, 'Thanks for contacting us!');
+  await expectToast(page, 'Thanks for contacting us!');
   expect(await stored()).toBe(before + 1);
   await expect(page.getByLabel('Name').inputValue()).resolves.toBe('');
 });
@@ -69,8 +69,8 @@ it('shows the server\'s own message in an "Error" toast (the rate limit)', async
     }
     await fill(page, valid);
     await send(page);
-    await waitForToast(page, 'Error');
-    await waitForToast(page, 'Too many messages. Please try again in 10 minutes.');
+    await expectToast(page, 'Error');
+    await expectToast(page, 'Too many messages. Please try again in 10 minutes.');
   } finally {
     await limited.stop();
   }
@@ -82,7 +82,7 @@ it('says "Something went wrong. Please try again later." when the server cannot 
   await page.route('**/functions/v1/contact-form', (route) => route.abort('connectionrefused'));
   await fill(page, valid);
   await send(page);
-  await waitForToast(page, 'Something went wrong. Please try again later.');
+  await expectToast(page, 'Something went wrong. Please try again later.');
 });
 
 it('loads the form\'s code only when the visitor stirs, and keeps what was typed before it arrived', async () => {

@@ -1,7 +1,8 @@
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
-import { expectText, expectToast, openSection } from './dashboard-helpers';
+import { openSection } from './dashboard-helpers';
+import { expectText, expectToast } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/server/auth/users';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
-import { expectText, expectToast, openSection } from './dashboard-helpers';
+import { openSection } from './dashboard-helpers';
+import { expectText, expectToast } from './helpers/page-tools';
 import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 
 // The fallbacks of spec §2, §4 and §8 that only an odd answer or a failure shows.

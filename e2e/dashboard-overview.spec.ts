@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
-import { expectText, openSection } from './dashboard-helpers';
+import { openSection } from './dashboard-helpers';
+import { expectText } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;

@@ -2,7 +2,8 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
-import { expectText, expectToast, openSection } from './dashboard-helpers';
+import { openSection } from './dashboard-helpers';
+import { expectText, expectToast } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;

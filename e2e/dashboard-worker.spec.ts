@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
-import { expectText, openSection } from './dashboard-helpers';
+import { openSection } from './dashboard-helpers';
+import { expectText } from './helpers/page-tools';
 import { signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
