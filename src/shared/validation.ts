@@ -66,7 +66,14 @@ export const messages = {
   topUpMismatch: 'The amount and the credits must be the same',
   notAuthenticated: 'User not authenticated',
   purchaseForOther: 'You can only buy credits for yourself',
+  accountEmailMismatch: 'The e-mail address does not match your account',
+  accountServiceInstalling: 'A service is still installing. Delete your account once it has finished.',
 } as const;
+
+/** Deleting an account is confirmed by typing its e-mail; delete_own_account compares the same way. */
+export function confirmsAccountEmail(typed: string, accountEmail: string): boolean {
+  return typed.trim().toLowerCase() === accountEmail.toLowerCase();
+}
 
 // ---------------------------------------------------------------- contact form
 

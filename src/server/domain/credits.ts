@@ -15,7 +15,10 @@ export async function addCredits(db: Database, userId: string, amount: number, n
     throw new Error('The amount must be a positive number of dollars with at most two decimals, below $10,000,000,000');
   }
   return db.transaction(async (tx) => {
-    const locked = await tx.query('select 1 from public.user_credits where user_id = $1 for update', [userId]);
+    const locked = await tx.query(
+      'select 1 from public.user_credits c join auth.users u on u.id = c.user_id where c.user_id = $1 and u.deleted_at is null for update of c',
+      [userId],
+    );
     if (locked.rowCount === 0) throw new Error('No such user');
     await tx.query(`select private.post_transaction($1, $2, 'admin_credit', $3, null, $4)`, [
       userId,

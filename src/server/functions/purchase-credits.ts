@@ -41,6 +41,7 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   }
   const cents = Math.round(amount * 100);
   const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);
+  if (!purchaseId) return fail(c, 401, messages.notAuthenticated);
   const origin = deps.config.publicUrlSet ? deps.config.publicUrl : new URL(c.req.url).origin;
   const returnUrl = `${origin}/payments/return?purchase=${purchaseId}`;
   try {

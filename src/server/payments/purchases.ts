@@ -1,4 +1,4 @@
-import type { Database } from '../db/database';
+import { isDbError, type Database } from '../db/database';
 import { withClaims } from '../db/with-claims';
 
 export type PurchaseStatus = 'pending' | 'completed' | 'rejected' | 'expired';
@@ -16,14 +16,20 @@ export type Purchase = {
 const COLUMNS = 'id, user_id, amount, status, provider, provider_order_id, created_at';
 
 /** Starts a pending purchase as the signed-in caller: the SQL takes the user from auth.uid(). */
-export async function beginPurchase(db: Database, claims: Record<string, unknown>, amountCents: number, provider: string): Promise<string> {
-  return withClaims(db, { role: 'authenticated', claims }, async (tx) => {
-    const { rows } = await tx.query<{ id: string }>('select private.begin_credit_purchase($1, $2) as id', [
-      (amountCents / 100).toFixed(2),
-      provider,
-    ]);
-    return rows[0]!.id;
-  });
+/** The new purchase's id, or null when the token names an account that no longer exists. */
+export async function beginPurchase(db: Database, claims: Record<string, unknown>, amountCents: number, provider: string): Promise<string | null> {
+  try {
+    return await withClaims(db, { role: 'authenticated', claims }, async (tx) => {
+      const { rows } = await tx.query<{ id: string }>('select private.begin_credit_purchase($1, $2) as id', [
+        (amountCents / 100).toFixed(2),
+        provider,
+      ]);
+      return rows[0]!.id;
+    });
+  } catch (e) {
+    if (isDbError(e) && e.code === '42501') return null;
+    throw e;
+  }
 }
 
 export async function attachOrder(db: Database, purchaseId: string, orderId: string): Promise<void> {
