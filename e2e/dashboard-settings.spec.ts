@@ -2,7 +2,8 @@ import { Secret, TOTP } from 'otpauth';
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
-import { createTestUser } from '../test/helpers/users';
+import { messages } from '../src/shared/validation';
+import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectText, expectToast } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
@@ -67,6 +68,11 @@ describe('settings, account and session', () => {
     await form.getByLabel('Confirm new password').fill('a-new-password');
     await form.getByRole('button', { name: 'Update Password' }).click();
     await expectToast(page, 'Error updating password', 'Password is known to be weak');
+    await context.unroute(userEndpoint);
+    // A request that never reaches the server has no message of its own to show.
+    await context.route(userEndpoint, (r) => (r.request().method() === 'PUT' ? r.abort('connectionrefused') : r.continue()));
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(page, 'Error updating password', 'An unknown error occurred');
     await context.unroute(userEndpoint);
 
     await form.getByRole('button', { name: 'Update Password' }).click();
@@ -176,4 +182,56 @@ describe('settings, account and session', () => {
     await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it('deletes the account once its e-mail is typed, and signs out for good', async () => {
+    const user = await createTestUser(app.server, { credits: 12.5 });
+    const { page, errors } = await app.newPage(MOBILE);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByRole('region', { name: 'Danger Zone' }).getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByText('Your remaining credit of $12.50 can no longer be used.').waitFor();
+    const submit = dialog.getByRole('button', { name: 'Delete my account' });
+    const typed = dialog.getByLabel(`Type ${user.email} to confirm`);
+    await typed.fill('someone-else@nodeharbor.test');
+    expect(await submit.isDisabled()).toBe(true);
+    // Closing forgets what was typed.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('region', { name: 'Danger Zone' }).getByRole('button', { name: 'Delete Account' }).click();
+    expect(await typed.inputValue()).toBe('');
+    await typed.fill(` ${user.email.toUpperCase()}`);
+    await submit.click();
+    await expectToast(page, 'Account deleted', 'Your account and your data have been removed.');
+    await page.waitForURL(/\/login$/);
+    await page.goto(`${app.url}/dashboard`);
+    await page.waitForURL(/\/login$/);
+    const again = await app.server.client().auth.signInWithPassword({ email: user.email, password: user.password });
+    expect(again.error?.message).toBe('Invalid login credentials');
+    // supabase-js forgets a session by telling the server, which answers 403 (user_not_found, as
+    // GoTrue does) for an account that is gone; the library takes that as signed out.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 403 (Forbidden)']);
+  });
+
+  it('keeps the account while a service is still installing, and says why', async () => {
+    const user = await createTestUser(app.server);
+    // A node that is still being set up: no install job, so it stays that way for this test.
+    await app.server.deps.db.query(
+      `insert into private.services (user_id, name, api_key_encrypted, product_id)
+       values ($1, 'node-setup', extensions.pgp_sym_encrypt($2, private.encryption_key()), $3)`,
+      [user.id, GALA_KEY, TOWN_STAR],
+    );
+    const { page } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel(`Type ${user.email} to confirm`).fill(user.email);
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await expectToast(page, 'Error deleting account', messages.accountServiceInstalling);
+    await dialog.waitFor();
+    expect((await user.client.auth.getUser()).data.user?.email).toBe(user.email);
+  });
 });
+

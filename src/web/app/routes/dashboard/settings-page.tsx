@@ -4,6 +4,7 @@ import { useProfile } from '@/features/account/api/get-profile';
 import { useUpdateProfile } from '@/features/account/api/update-profile';
 import type { SignedInUser } from '@/features/dashboard/signed-in-user';
 import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
+import { DeleteAccountCard } from '@/features/settings/components/delete-account-card';
 import { GeneralSettings } from '@/features/settings/components/general-settings';
 import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
 import { toast } from '@/lib/toast';
@@ -47,6 +48,7 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
             <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
               <ChangePasswordForm />
               <TwoFactorCard />
+              <DeleteAccountCard user={user} />
             </div>
           ),
         },

@@ -8,6 +8,7 @@ import { FormField, invalidProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { getSupabase } from '@/lib/supabase';
+import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useHydrated } from '@/lib/deferred-hydration';
 
@@ -30,7 +31,7 @@ export function NewPasswordForm() {
       await supabase.auth.signOut();
       navigate(paths.login, { replace: true });
     } catch (e) {
-      toast.error('Error updating password', e instanceof Error ? e.message : 'An unknown error occurred');
+      toast.error('Error updating password', errorText(e));
     }
   });
 

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField, invalidProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useUpdatePassword } from '../api/update-password';
 
@@ -22,7 +23,7 @@ export function ChangePasswordForm() {
       toast.success('Password updated successfully', 'Your password has been changed.');
       form.reset();
     } catch (e) {
-      toast.error('Error updating password', e instanceof Error && e.message ? e.message : 'An unknown error occurred');
+      toast.error('Error updating password', errorText(e));
     }
   });
 

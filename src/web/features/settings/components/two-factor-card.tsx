@@ -5,13 +5,13 @@ import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useEnrollFactor, type Enrollment } from '../api/enroll-factor';
 import { useFactors } from '../api/list-factors';
 import { useUnenrollFactor } from '../api/unenroll-factor';
 import { useVerifyFactor } from '../api/verify-factor';
 
-const errorText = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unknown error occurred');
 
 /** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove. */
 export function TwoFactorCard() {
