@@ -7,7 +7,7 @@ import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await startApp({ CONTACT_TO: 'support@nodeharbor.test' });
 });
 afterAll(() => app?.stop());
 
@@ -47,8 +47,9 @@ describe('admin area', () => {
     expect(data).toEqual([{ amount: 12.5, description: 'Goodwill for the outage' }]);
 
     await page.getByRole('tab', { name: 'Contact Settings' }).click();
-    await expectText(page, 'CONTACT_TO');
-    await expectText(page, 'SMTP_URL');
+    await expect.poll(() => page.getByTestId('setting-CONTACT_TO').innerText()).toBe('support@nodeharbor.test');
+    await expect.poll(() => page.getByTestId('setting-SMTP_URL').innerText()).toBe('Not set');
+    await expect.poll(() => page.getByTestId('setting-MAIL_FROM').innerText()).toBe('NodeHarbor <no-reply@nodeharbor.local>');
     expect(errors).toEqual([]);
   });
 
@@ -71,8 +72,11 @@ describe('admin area', () => {
     const admin = await createTestUser(app.server, { admin: true });
     await signIn(page, app.url, admin.email, admin.password);
     await context.route((u) => u.pathname === '/rest/v1/rpc/get_user_stats', fail);
+    await context.route((u) => u.pathname === '/functions/v1/contact-settings', fail);
     await page.goto(`${app.url}/admin`);
     await expectText(page, 'Failed to load users data.', 20_000);
+    await page.getByRole('tab', { name: 'Contact Settings' }).click();
+    await expectText(page, 'Failed to load the contact settings.', 20_000);
 
     await context.route((u) => u.pathname === '/rest/v1/rpc/is_user_admin', fail);
     await page.goto(`${app.url}/admin`);

@@ -1,15 +1,9 @@
-import type { FunctionsHttpError, SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { invokeFunction } from '../helpers/functions';
 import type { TestServer } from '../helpers/server';
 
-export type Invoked = { status: number; body: Record<string, unknown> };
-
-/** functions.invoke('purchase-credits') as the dashboard calls it, errors read from error.context. */
-export async function purchase(client: SupabaseClient, body: unknown): Promise<Invoked> {
-  const { data, error } = await client.functions.invoke('purchase-credits', { body: body as Record<string, unknown> });
-  if (!error) return { status: 200, body: data as Record<string, unknown> };
-  const res = (error as FunctionsHttpError).context as Response;
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+/** purchase-credits as the dashboard calls it. */
+export const purchase = (client: SupabaseClient, body: unknown) => invokeFunction(client, 'purchase-credits', body);
 
 /** A GET or form POST the way a browser makes it, without following the redirect. */
 export async function visit(url: string, form?: Record<string, string>): Promise<{ status: number; location: string | null; text: string }> {

@@ -2,12 +2,14 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { contactForm } from './contact-form';
+import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
 import { purchaseCredits } from './purchase-credits';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
   'contact-form': contactForm,
+  'contact-settings': contactSettings,
   'purchase-credits': purchaseCredits,
   'send-sqs-message': sendSqsMessage,
 };

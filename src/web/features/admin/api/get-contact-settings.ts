@@ -1,0 +1,14 @@
+import type { ContactSettings } from '@shared/contact-settings';
+import { useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+export async function getContactSettings(): Promise<ContactSettings> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke('contact-settings');
+  if (error) throw error;
+  return data as ContactSettings;
+}
+
+export function useContactSettings() {
+  return useQuery({ queryKey: ['admin', 'contact-settings'], queryFn: getContactSettings });
+}
