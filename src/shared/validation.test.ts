@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   canFund,
+  confirmsAccountEmail,
   changePasswordSchema,
   contactSchema,
   createServiceError,
@@ -96,5 +97,16 @@ describe('extension choices of spec §9', () => {
     expect(extendCost(10, '1 MONTH', 3)).toBe(30);
     expect(extendCost(30, '3 MONTH', 6)).toBe(60);
     expect(messages.insufficientCreditsDetail(20, 5)).toBe('You need $20.00 but only have $5.00');
+  });
+});
+
+describe('confirmsAccountEmail', () => {
+  it.each([
+    ['ada@nodeharbor.test', true],
+    ['  ADA@NodeHarbor.test ', true],
+    ['ada@nodeharbor.tes', false],
+    ['', false],
+  ])('%j confirms ada@nodeharbor.test: %s', (typed, ok) => {
+    expect(confirmsAccountEmail(typed, 'ada@nodeharbor.test')).toBe(ok);
   });
 });
