@@ -1,0 +1,51 @@
+import type { Database, Queryable, QueryResult } from '../../src/server/db/database';
+import { setClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { buildRead, buildRpc, type Statement } from '../../src/server/rest/build-sql';
+import { parseQuery, splitQuery } from '../../src/server/rest/parse-query';
+import { schemaCache } from '../../src/server/rest/schema-cache';
+
+/** The dashboard's query of its services (src/web/features/services/api/get-services.ts). */
+export const SERVICES_QUERY = '?select=*&is_deleted=eq.false&order=created_at.desc';
+
+/** The SQL the server runs for GET /rest/v1/services SERVICES_QUERY, built by the server's own code. */
+export async function servicesRead(db: Database): Promise<Statement> {
+  const q = parseQuery(splitQuery(SERVICES_QUERY));
+  const rel = await schemaCache(db).relation('services', 0);
+  return buildRead(rel!, q, 'array', false);
+}
+
+/** The SQL the server runs for POST /rest/v1/rpc/create_service_securely with `args`. */
+export async function createServiceCall(db: Database, args: Record<string, unknown>): Promise<Statement> {
+  const fn = (await schemaCache(db).routines('create_service_securely', 0, () => true))[0]!;
+  return buildRpc(fn, args, parseQuery([]), 'array', false);
+}
+
+/** The statement setClaims sends at the start of every request's transaction, as the server sends it. */
+export async function claimsStatement(ctx: RequestContext): Promise<Statement> {
+  let captured: Statement | undefined;
+  const tx: Queryable = {
+    exec: async () => {},
+    query: async <T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> => {
+      captured = { sql, params: params as (string | null)[] };
+      return { rows: [], rowCount: 0, fields: [] };
+    },
+  };
+  await setClaims(tx, ctx);
+  return captured!;
+}
+
+/**
+ * A SQL literal for a pgbench script: an E'' string in which ':' is written \072, because
+ * pgbench reads `:name` anywhere, even inside a string, as one of its variables.
+ */
+export function literal(v: string | null): string {
+  return v === null ? 'null' : `E'${v.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/:/g, '\\072')}'`;
+}
+
+/**
+ * The statement with its parameters written in (pgbench scripts take no bound values), each
+ * `$n` replaced by the literal, or by the SQL expression `exprs[n]` when given.
+ */
+export function inline(s: Statement, exprs: Record<number, string> = {}): string {
+  return s.sql.replace(/\$(\d+)/g, (_, n: string) => exprs[Number(n)] ?? literal(s.params[Number(n) - 1] ?? null));
+}
