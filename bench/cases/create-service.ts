@@ -3,13 +3,13 @@
 // through the same statements under the same claims. The services made are deleted afterwards
 // (seed.ts deleteCreatedServices), so that each run and size starts from the same rows.
 import type { Database } from '../../src/server/db/database';
-import { withClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { claimsStatement, queryWithClaims, type RequestContext } from '../../src/server/db/with-claims';
 import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
 import { runLoad, type LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
 import { GALA_KEY, TOWN_STAR } from '../lib/seed';
-import { claimsStatement, createServiceCall, inline, literal } from '../lib/statements';
+import { createServiceCall, inline, literal, pgbenchTransaction } from '../lib/statements';
 import type { Target } from '../lib/targets';
 import { apiHeaders, type Live, type Timing } from './context';
 
@@ -50,9 +50,7 @@ export async function ceilingCreateService(target: Target, db: Database, live: L
   const call = await createServiceCall(db, { ...ARGS, p_name: 'x' });
   if (target.kind === 'pglite') {
     return runInProcess(t.seconds, (i) =>
-      withClaims(db, contexts[Math.abs(i) % contexts.length]!, (tx) =>
-        tx.query(call.sql, [JSON.stringify({ ...ARGS, p_name: `c${(i + 1000).toString(36)}` })]),
-      ),
+      queryWithClaims(db, contexts[Math.abs(i) % contexts.length]!, { sql: call.sql, params: [JSON.stringify({ ...ARGS, p_name: `c${(i + 1000).toString(36)}` })] }),
     );
   }
   // pgbench client i is user i mod 16, its claims read from a table; names come from a sequence.
@@ -67,11 +65,11 @@ export async function ceilingCreateService(target: Target, db: Database, live: L
     const claims = JSON.stringify({ ...ctx.claims, role: ctx.role });
     await db.query('insert into bench.actors values ($1, $2, $3)', [n, claims, JSON.stringify(ctx.headers)]);
   }
-  const setClaims = inline(await claimsStatement(contexts[0]!), {
+  const setClaims = inline(claimsStatement(contexts[0]!), {
     2: '(select claims from bench.actors where n = :u)',
     5: '(select headers from bench.actors where n = :u)',
   });
   const args = `json_build_object('p_name', 'q' || 100000 + nextval('bench.names'), 'p_description', null, 'p_api_key', ${literal(GALA_KEY)}, 'p_product_id', ${literal(TOWN_STAR)})::text`;
-  const script = [`\\set u :client_id % ${contexts.length}`, ...['begin', setClaims, inline(call, { 1: args }), 'commit'].map((s) => `${s.replace(/\s+/g, ' ')};`)].join('\n');
-  return runPgbench(target.url!, `${script}\n`, CONNECTIONS, t.seconds, t.warmup);
+  const script = pgbenchTransaction([setClaims, inline(call, { 1: args })], [`\\set u :client_id % ${contexts.length}`]);
+  return runPgbench(target.url!, script, CONNECTIONS, t.seconds, t.warmup);
 }

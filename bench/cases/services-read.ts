@@ -1,12 +1,12 @@
 // Case 1: GET /rest/v1/services for a signed-in user (RLS on), against pgbench (or, on PGlite, the
 // same statements in-process) running the very SQL the server sends, under the same role and claims.
 import type { Database } from '../../src/server/db/database';
-import { withClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { claimsStatement, queryWithClaims, type RequestContext } from '../../src/server/db/with-claims';
 import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
 import { runLoad, type LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
-import { claimsStatement, inline, SERVICES_QUERY, servicesRead } from '../lib/statements';
+import { inline, pgbenchTransaction, SERVICES_QUERY, servicesRead } from '../lib/statements';
 import type { Target } from '../lib/targets';
 import { apiHeaders, type Live, type Timing } from './context';
 
@@ -36,13 +36,12 @@ function readerContext(live: Live): RequestContext {
 }
 
 /**
- * The ceiling: per transaction, BEGIN, the claims statement, the read, COMMIT, exactly as the
- * server sends them; with pgbench on 32 clients, or back to back in this process on PGlite.
+ * The ceiling: per transaction, BEGIN, the claims statement, the read, COMMIT, exactly the SQL
+ * the server sends; with pgbench on 32 clients, or back to back in this process on PGlite.
  */
 export async function ceilingServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult> {
   const ctx = readerContext(live);
   const read = await servicesRead(db);
-  if (target.kind === 'pglite') return runInProcess(t.seconds, () => withClaims(db, ctx, (tx) => tx.query(read.sql, read.params)));
-  const script = ['begin', inline(await claimsStatement(ctx)), inline(read), 'commit'].map((s) => `${s.replace(/\s+/g, ' ')};`).join('\n');
-  return runPgbench(target.url!, `${script}\n`, CONNECTIONS, t.seconds, t.warmup);
+  if (target.kind === 'pglite') return runInProcess(t.seconds, () => queryWithClaims(db, ctx, read));
+  return runPgbench(target.url!, pgbenchTransaction([inline(claimsStatement(ctx)), inline(read)]), CONNECTIONS, t.seconds, t.warmup);
 }

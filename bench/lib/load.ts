@@ -6,9 +6,9 @@ type Common = { method: 'GET' | 'POST'; path: string; headers: Record<string, st
 /** What one load run sends; functions cannot cross a process boundary, so scenarios are named. */
 export type Scenario =
   | (Common & { kind: 'fixed'; body?: string })
-  /** POST refresh_token grants, each connection rotating its own session's token. */
+  /** POST refresh_token grants along chains of rotation: 2 × connections sessions (warm-up, run). */
   | (Common & { kind: 'refresh-chain'; tokens: string[] })
-  /** POST create_service_securely with a new name each time, connection i as user i (`tokens[i]`). */
+  /** POST create_service_securely with a new name each time, one request per user (`tokens`) at a time. */
   | (Common & { kind: 'create-service'; tokens: string[]; args: Record<string, unknown> });
 
 export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario };

@@ -1,5 +1,4 @@
-import type { Database, Queryable, QueryResult } from '../../src/server/db/database';
-import { setClaims, type RequestContext } from '../../src/server/db/with-claims';
+import type { Database } from '../../src/server/db/database';
 import { buildRead, buildRpc, type Statement } from '../../src/server/rest/build-sql';
 import { parseQuery, splitQuery } from '../../src/server/rest/parse-query';
 import { schemaCache } from '../../src/server/rest/schema-cache';
@@ -20,20 +19,6 @@ export async function createServiceCall(db: Database, args: Record<string, unkno
   return buildRpc(fn, args, parseQuery([]), 'array', false);
 }
 
-/** The statement setClaims sends at the start of every request's transaction, as the server sends it. */
-export async function claimsStatement(ctx: RequestContext): Promise<Statement> {
-  let captured: Statement | undefined;
-  const tx: Queryable = {
-    exec: async () => {},
-    query: async <T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> => {
-      captured = { sql, params: params as (string | null)[] };
-      return { rows: [], rowCount: 0, fields: [] };
-    },
-  };
-  await setClaims(tx, ctx);
-  return captured!;
-}
-
 /**
  * A SQL literal for a pgbench script: an E'' string in which ':' is written \072, because
  * pgbench reads `:name` anywhere, even inside a string, as one of its variables.
@@ -46,6 +31,16 @@ export function literal(v: string | null): string {
  * The statement with its parameters written in (pgbench scripts take no bound values), each
  * `$n` replaced by the literal, or by the SQL expression `exprs[n]` when given.
  */
-export function inline(s: Statement, exprs: Record<number, string> = {}): string {
-  return s.sql.replace(/\$(\d+)/g, (_, n: string) => exprs[Number(n)] ?? literal(s.params[Number(n) - 1] ?? null));
+export function inline(s: { sql: string; params: readonly unknown[] }, exprs: Record<number, string> = {}): string {
+  return s.sql.replace(/\$(\d+)/g, (_, n: string) => exprs[Number(n)] ?? literal((s.params[Number(n) - 1] as string | null) ?? null));
+}
+
+/**
+ * A pgbench script of one request's transaction as the server sends it (BEGIN, the claims, the
+ * statement, COMMIT), in a pipeline: prepared statements in one round trip, the best the
+ * database's protocol allows. `prelude` lines (pgbench meta-commands) come first.
+ */
+export function pgbenchTransaction(statements: string[], prelude: string[] = []): string {
+  const sql = ['begin', ...statements, 'commit'].map((s) => `${s.replace(/\s+/g, ' ')};`);
+  return `${[...prelude, '\\startpipeline', ...sql, '\\endpipeline'].join('\n')}\n`;
 }
