@@ -14,7 +14,7 @@ import { ROOT } from '../src/server/paths';
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import type { Live, Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
-import { measureScale, SIZES, type ScalePoint } from './cases/scale';
+import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
 import { ceilingServicesRead, loadServicesRead } from './cases/services-read';
 import { ceilingTokenRefresh, loadTokenRefresh } from './cases/token-refresh';
 import { WEB_BUDGETS, webBudgets } from './cases/web-budgets';
@@ -28,6 +28,7 @@ import { pgliteTarget, postgresTarget, type Kind, type Target } from './lib/targ
 const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, db: { type: 'string' }, web: { type: 'boolean' } } });
 const timing: Timing = opts.quick ? { seconds: 5, warmup: 1 } : { seconds: 10, warmup: 2 };
 const scaleTiming: Timing = opts.quick ? { seconds: 3, warmup: 1 } : timing;
+const dbSeconds = opts.quick ? 2 : 5;
 const sizes = opts.quick ? SIZES.slice(0, 2) : SIZES;
 const kinds: Kind[] = opts.db === 'postgres' || opts.db === 'pglite' ? [opts.db] : ['postgres', 'pglite'];
 
@@ -93,6 +94,7 @@ async function benchKind(target: Target): Promise<KindResult> {
   const readCeiling = await ceilingServicesRead(target, db, live, timing);
   const createCeiling = await ceilingCreateService(target, db, live, timing);
   await deleteCreatedServices(db);
+  scale[0]!.db = await measureDbTimes(db, live, dbSeconds);
   await db.close();
   const refreshCeiling = await ceilingTokenRefresh(live, timing);
 
@@ -101,12 +103,13 @@ async function benchKind(target: Target): Promise<KindResult> {
     log(`${target.kind}: growing to ${size.join('/')}`);
     db = await target.open();
     await growScale(db, ...size);
+    const dbTimes = await measureDbTimes(db, live, dbSeconds);
     await db.close();
     server = await startServer(target.env);
     startSecondsLargest = server.startSeconds;
     live = await signInActors(server, target);
     log(`${target.kind}: case 4 at ${size.join('/')}`);
-    scale.push(await measureScale(live, scaleTiming, ...size));
+    scale.push({ ...(await measureScale(live, scaleTiming, ...size)), db: dbTimes });
     await server.stop();
   }
   return {
@@ -172,6 +175,11 @@ for (const [i, size] of sizes.entries()) {
     budget: '',
     cells: cols.map((r) => `services p99 ${ms(r.scale[i]!.read.p99)}; admin list p99 ${ms(r.scale[i]!.admin.p99)} (${num(r.scale[i]!.admin.rps)} req/s)`),
   });
+  rows.push({
+    label: '    the statements alone, one caller',
+    budget: '',
+    cells: cols.map((r) => `services p50 ${ms(r.scale[i]!.db!.read.p50)}, p99 ${ms(r.scale[i]!.db!.read.p99)}; admin list p50 ${ms(r.scale[i]!.db!.admin.p50)}, p99 ${ms(r.scale[i]!.db!.admin.p99)}`),
+  });
 }
 const growth = (r: KindResult, pick: (p: ScalePoint) => LoadResult) => pick(r.scale.at(-1)!).p99 / pick(r.scale[0]!).p99;
 rows.push({
@@ -182,6 +190,11 @@ rows.push({
     const g2 = growth(cols[i]!, (p) => p.admin);
     return judge(`case 4 ${k}`, g1 <= 1.5 && g2 <= 1.5, `services ${num(g1, 2)}×, admin list ${num(g2, 2)}×`);
   }),
+});
+rows.push({
+  label: '    the statements alone (p99 growth)',
+  budget: '',
+  cells: cols.map((r) => `services ${num(growth(r, (p) => p.db!.read), 2)}×, admin list ${num(growth(r, (p) => p.db!.admin), 2)}×`),
 });
 rows.push({ label: '5 start-up to /healthz 200', budget: '', cells: cols.map((r) => `${num(r.startSeconds, 2)} s (${num(r.startSecondsLargest, 2)} s at the largest size)`) });
 rows.push({ label: '  RSS idle / under case 1', budget: '', cells: cols.map((r) => `${num(r.idleRssMb)} MB / ${num(r.loadRssMb)} MB`) });

@@ -9,7 +9,7 @@ import { runInProcess } from '../lib/in-process';
 import { runLoad, type LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
 import { GALA_KEY, TOWN_STAR } from '../lib/seed';
-import { createServiceCall, inline, literal, pgbenchTransaction } from '../lib/statements';
+import { inline, literal, pgbenchTransaction, rpcCall } from '../lib/statements';
 import type { Target } from '../lib/targets';
 import { apiHeaders, type Live, type Timing } from './context';
 
@@ -47,7 +47,7 @@ function creatorContext(live: Live, token: string): RequestContext {
 
 export async function ceilingCreateService(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult> {
   const contexts = live.creators.map((s) => creatorContext(live, s.access_token));
-  const call = await createServiceCall(db, { ...ARGS, p_name: 'x' });
+  const call = await rpcCall(db, 'create_service_securely', { ...ARGS, p_name: 'x' });
   if (target.kind === 'pglite') {
     return runInProcess(t.seconds, (i) =>
       queryWithClaims(db, contexts[Math.abs(i) % contexts.length]!, { sql: call.sql, params: [JSON.stringify({ ...ARGS, p_name: `c${(i + 1000).toString(36)}` })] }),

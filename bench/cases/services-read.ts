@@ -23,7 +23,7 @@ export function loadServicesRead(live: Live, t: Timing, connections = CONNECTION
 }
 
 /** What the server puts in the transaction for the reader's request (src/server/rest/execute.ts). */
-function readerContext(live: Live): RequestContext {
+export function readerContext(live: Live): RequestContext {
   return {
     role: 'authenticated',
     claims: jwtClaims(live.reader.access_token),

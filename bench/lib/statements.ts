@@ -13,9 +13,9 @@ export async function servicesRead(db: Database): Promise<Statement> {
   return buildRead(rel!, q, 'array', false);
 }
 
-/** The SQL the server runs for POST /rest/v1/rpc/create_service_securely with `args`. */
-export async function createServiceCall(db: Database, args: Record<string, unknown>): Promise<Statement> {
-  const fn = (await schemaCache(db).routines('create_service_securely', 0, () => true))[0]!;
+/** The SQL the server runs for POST /rest/v1/rpc/<name> with `args`. */
+export async function rpcCall(db: Database, name: string, args: Record<string, unknown>): Promise<Statement> {
+  const fn = (await schemaCache(db).routines(name, 0, () => true))[0]!;
   return buildRpc(fn, args, parseQuery([]), 'array', false);
 }
 
