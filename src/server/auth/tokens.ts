@@ -48,13 +48,35 @@ export class JwtError extends Error {
   }
 }
 
+const CLOCK_TOLERANCE = 30;
+const MAX_VERIFIED = 10_000;
+
+/**
+ * Tokens whose signature was verified, per key, newest last. A browser sends the same access token
+ * with every request for its whole life, and verifying it again is most of what a simple REST read
+ * costs in this process (bench/README.md). A token is immutable, so only its expiry is checked again.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, JwtClaims>>();
+
 /** Verifies an HS256 JWT with a 30 s clock skew (as PostgREST allows). */
 export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): Promise<JwtClaims> {
   const parts = token.split('.').length;
   if (parts !== 3) throw new JwtError(`Expected 3 parts in JWT; got ${parts}`, 'malformed');
+  let cache = verified.get(keys.jwtSecret);
+  if (!cache) verified.set(keys.jwtSecret, (cache = new Map()));
+  const known = cache.get(token);
+  if (known) {
+    if (typeof known.exp === 'number' && known.exp <= Math.floor(Date.now() / 1000) - CLOCK_TOLERANCE) {
+      cache.delete(token);
+      throw new JwtError('JWT expired', 'expired');
+    }
+    return { ...known };
+  }
   try {
-    const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: 30 });
-    return payload as JwtClaims;
+    const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE });
+    if (cache.size >= MAX_VERIFIED) cache.delete(cache.keys().next().value!);
+    cache.set(token, payload as JwtClaims);
+    return { ...(payload as JwtClaims) };
   } catch (e) {
     if (e instanceof errors.JWTExpired) throw new JwtError('JWT expired', 'expired');
     if (e instanceof errors.JWTClaimValidationFailed) throw new JwtError(e.message, 'claims');

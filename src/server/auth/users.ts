@@ -27,7 +27,7 @@ export type UserRow = {
   is_anonymous: boolean;
 };
 
-const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_sent_at,
+export const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_sent_at,
   recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, phone,
   phone_confirmed_at, banned_until, deleted_at, is_anonymous`;
 

@@ -49,6 +49,14 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
     query: base.query,
     exec: base.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // In-process: no round trips to save, so simply one statement after the other.
+    batch: (statements) =>
+      db.transaction(async (tx) => {
+        const q = wrap(tx);
+        const out = [];
+        for (const s of statements) out.push(await q.query<Record<string, unknown>>(s.sql, s.params));
+        return out;
+      }),
     dump: () => db.dumpDataDir('none'),
     async close() {
       await db.close();

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './database';
+import type { Database, Queryable, QueryResult, Statement } from './database';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
 
@@ -28,13 +28,13 @@ export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Querya
 }
 
 /**
- * Sets role, claims, request settings, statement timeout and access mode inside an already open
- * transaction, in one round trip. Going read-only is allowed at any point of a transaction.
+ * The statement that sets role, claims, request settings, statement timeout and access mode
+ * inside an open transaction. Going read-only is allowed at any point of a transaction.
  */
-export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<void> {
+export function claimsStatement(ctx: RequestContext): Statement {
   const claims = JSON.stringify({ ...ctx.claims, role: ctx.role });
-  await tx.query(
-    `select set_config('search_path', 'public, extensions', true),
+  return {
+    sql: `select set_config('search_path', 'public, extensions', true),
             set_config('role', $1, true),
             set_config('request.jwt.claims', $2, true),
             set_config('request.method', $3, true),
@@ -42,7 +42,7 @@ export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<voi
             set_config('request.headers', $5, true),
             set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true),
             set_config('transaction_read_only', $7, true)`,
-    [
+    params: [
       ctx.role,
       claims,
       ctx.method ?? '',
@@ -51,5 +51,20 @@ export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<voi
       ctx.statementTimeout ?? null,
       ctx.readOnly ? 'on' : 'off',
     ],
-  );
+  };
+}
+
+/** Sets the request's role and claims inside an already open transaction, in one round trip. */
+export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<void> {
+  const s = claimsStatement(ctx);
+  await tx.query(s.sql, s.params);
+}
+
+/**
+ * Runs one statement as the request's role with its claims, in a transaction of its own that
+ * commits when it succeeds: what withClaims does, in one round trip on PostgreSQL (Database.batch).
+ */
+export async function queryWithClaims<T>(db: Database, ctx: RequestContext, statement: Statement): Promise<QueryResult<T>> {
+  const [, result] = await db.batch([claimsStatement(ctx), statement]);
+  return result as QueryResult<T>;
 }

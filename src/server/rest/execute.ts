@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { isDbError } from '../db/database';
 import type { AppDeps } from '../deps';
-import { withClaims, type DbRole } from '../db/with-claims';
+import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
@@ -19,7 +19,10 @@ const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006'])
 
 type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string };
 
-/** Runs one statement in the request's transaction; a singular request that does not get one row rolls back. */
+/**
+ * Runs one statement in the request's transaction; a singular request that does not get one row
+ * rolls back. Everything else, reads always, is known in full up front and goes in one round trip.
+ */
 async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<ResultRow> {
   const ctx = {
     role: caller.role,
@@ -30,12 +33,14 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     readOnly: r.readOnly,
     ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
   };
+  const singular = (row: ResultRow) => {
+    if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
+    return row;
+  };
   try {
-    return await withClaims(deps.db, ctx, async (tx) => {
-      const row = (await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!;
-      if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
-      return row;
-    });
+    // A read-only transaction changes nothing, so a singular read may fail after its commit.
+    if (r.readOnly || r.shape !== 'object') return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
+    return await withClaims(deps.db, ctx, async (tx) => singular((await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!));
   } catch (e) {
     // The catalogue may have changed under the cache (a column retyped, a function replaced):
     // reload it in the background so that the next request is built from the new one, as PostgREST does.

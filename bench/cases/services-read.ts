@@ -1,0 +1,47 @@
+// Case 1: GET /rest/v1/services for a signed-in user (RLS on), against pgbench (or, on PGlite, the
+// same statements in-process) running the very SQL the server sends, under the same role and claims.
+import type { Database } from '../../src/server/db/database';
+import { claimsStatement, queryWithClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { jwtClaims } from '../lib/http';
+import { runInProcess } from '../lib/in-process';
+import { runLoad, type LoadResult } from '../lib/load';
+import { runPgbench } from '../lib/pgbench';
+import { inline, pgbenchTransaction, SERVICES_QUERY, servicesRead } from '../lib/statements';
+import type { Target } from '../lib/targets';
+import { apiHeaders, type Live, type Timing } from './context';
+
+export const CONNECTIONS = 32;
+
+export function loadServicesRead(live: Live, t: Timing, connections = CONNECTIONS): Promise<LoadResult> {
+  return runLoad({
+    url: live.server.url,
+    connections,
+    seconds: t.seconds,
+    warmupSeconds: t.warmup,
+    scenario: { kind: 'fixed', method: 'GET', path: `/rest/v1/services${SERVICES_QUERY}`, headers: apiHeaders(live, live.reader.access_token) },
+  });
+}
+
+/** What the server puts in the transaction for the reader's request (src/server/rest/execute.ts). */
+export function readerContext(live: Live): RequestContext {
+  return {
+    role: 'authenticated',
+    claims: jwtClaims(live.reader.access_token),
+    method: 'GET',
+    path: '/services',
+    headers: { host: new URL(live.server.url).host, ...apiHeaders(live, live.reader.access_token) },
+    readOnly: true,
+    statementTimeout: '8s',
+  };
+}
+
+/**
+ * The ceiling: per transaction, BEGIN, the claims statement, the read, COMMIT, exactly the SQL
+ * the server sends; with pgbench on 32 clients, or back to back in this process on PGlite.
+ */
+export async function ceilingServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult> {
+  const ctx = readerContext(live);
+  const read = await servicesRead(db);
+  if (target.kind === 'pglite') return runInProcess(t.seconds, () => queryWithClaims(db, ctx, read));
+  return runPgbench(target.url!, pgbenchTransaction([inline(claimsStatement(ctx)), inline(read)]), CONNECTIONS, t.seconds, t.warmup);
+}

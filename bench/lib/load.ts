@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import { ROOT } from '../../src/server/paths';
+
+type Common = { method: 'GET' | 'POST'; path: string; headers: Record<string, string> };
+
+/** What one load run sends; functions cannot cross a process boundary, so scenarios are named. */
+export type Scenario =
+  | (Common & { kind: 'fixed'; body?: string })
+  /** POST refresh_token grants along chains of rotation: 2 × connections sessions (warm-up, run). */
+  | (Common & { kind: 'refresh-chain'; tokens: string[] })
+  /** POST create_service_securely with a new name each time, one request per user (`tokens`) at a time. */
+  | (Common & { kind: 'create-service'; tokens: string[]; args: Record<string, unknown> });
+
+export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario };
+
+/** Latencies in milliseconds; `errors` counts connection errors, timeouts and non-2xx answers. */
+export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number; statusCodes: Record<string, number> };
+
+/** Runs autocannon in a child process (bench/lib/drive.ts) and returns its summary. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/drive.ts', JSON.stringify(spec)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`the load generator exited with ${code}`));
+      else resolve(JSON.parse(out) as LoadResult);
+    });
+  });
+}

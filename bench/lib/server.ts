@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ROOT } from '../../src/server/paths';
+import { freePort } from '../../test/helpers/process';
+
+export type RunningServer = {
+  url: string;
+  /** Seconds from spawning `npm start`'s script to the first 200 from /healthz. */
+  startSeconds: number;
+  /** Resident memory of the server process now, in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the server the way `npm start` does (scripts/start.mjs: build check, then dist/server/main.js
+ * in the same process, so the pid is the server's). The worker is off and logs are warnings only,
+ * so that the load measures the request path; rate limits are off because the load comes from one address.
+ */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', RUN_WORKER: 'false', RATE_LIMITS_ENABLED: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
+    if (performance.now() - started > 300_000) throw new Error(`the server did not become healthy:\n${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const startSeconds = (performance.now() - started) / 1000;
+  return {
+    url,
+    startSeconds,
+    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

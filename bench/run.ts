@@ -1,0 +1,232 @@
+// npm run bench: the server against its own ceilings, measured side by side in one run (issue 7).
+// For PostgreSQL and then PGlite: seed, start the server as `npm start` does, drive load with
+// autocannon from another process, measure each case's ceiling, grow the data and measure again.
+// Prints a Markdown table, writes bench/results/latest.json, and exits 1 when a budget is missed.
+//   --quick           shorter loads and only the two smaller data sizes
+//   --db=postgres     or --db=pglite: one column only
+//   --web             run bench/web.ts first instead of reading its latest results
+import { cpus, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../src/server/paths';
+// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
+import { buildIfStale } from '../scripts/source-stamp.mjs';
+import type { Live, Timing } from './cases/context';
+import { ceilingCreateService, loadCreateService } from './cases/create-service';
+import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
+import { ceilingServicesRead, loadServicesRead } from './cases/services-read';
+import { ceilingTokenRefresh, loadTokenRefresh } from './cases/token-refresh';
+import { WEB_BUDGETS, webBudgets } from './cases/web-budgets';
+import { anonKey, signInAll } from './lib/http';
+import type { LoadResult } from './lib/load';
+import { load, ms, num, printTable, verdict, type Row } from './lib/report';
+import { actors, deleteCreatedServices, growScale, seedActors } from './lib/seed';
+import { startServer, type RunningServer } from './lib/server';
+import { pgliteTarget, postgresTarget, type Kind, type Target } from './lib/targets';
+
+const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, db: { type: 'string' }, web: { type: 'boolean' } } });
+const timing: Timing = opts.quick ? { seconds: 5, warmup: 1 } : { seconds: 10, warmup: 2 };
+const scaleTiming: Timing = opts.quick ? { seconds: 3, warmup: 1 } : timing;
+const dbSeconds = opts.quick ? 2 : 5;
+const sizes = opts.quick ? SIZES.slice(0, 2) : SIZES;
+const kinds: Kind[] = opts.db === 'postgres' || opts.db === 'pglite' ? [opts.db] : ['postgres', 'pglite'];
+
+type Pair = { server: LoadResult; ceiling: LoadResult };
+type KindResult = {
+  version: string;
+  startSeconds: number;
+  startSecondsLargest: number;
+  idleRssMb: number;
+  loadRssMb: number;
+  case1: Pair;
+  case2: Pair;
+  case3: Pair;
+  scale: ScalePoint[];
+};
+
+const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+
+/** The highest RSS seen while `work` runs. */
+async function peakRss(server: RunningServer, work: () => Promise<LoadResult>): Promise<{ result: LoadResult; rss: number }> {
+  let rss = server.rssMb();
+  const timer = setInterval(() => (rss = Math.max(rss, server.rssMb())), 250);
+  try {
+    return { result: await work(), rss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function signInActors(server: RunningServer, target: Target): Promise<Live> {
+  const apikey = await anonKey(server.url);
+  const [reader, admin, ...rest] = await signInAll(server.url, apikey, [actors.reader, actors.admin, ...actors.creators, ...actors.refreshers]);
+  return { target, server, apikey, reader: reader!, admin: admin!, creators: rest.slice(0, actors.creators.length), refreshers: rest.slice(actors.creators.length) };
+}
+
+async function benchKind(target: Target): Promise<KindResult> {
+  log(`${target.kind}: first start (migrations), then seeding`);
+  await (await startServer(target.env)).stop();
+  let db = await target.open();
+  const version = (await db.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]!.v;
+  await seedActors(db);
+  await growScale(db, ...sizes[0]!);
+  await db.close();
+
+  let server = await startServer(target.env);
+  const startSeconds = server.startSeconds;
+  await new Promise((r) => setTimeout(r, 2000));
+  const idleRssMb = server.rssMb();
+  let live = await signInActors(server, target);
+  log(`${target.kind}: case 1`);
+  const { result: read, rss: loadRssMb } = await peakRss(server, () => loadServicesRead(live, timing));
+  log(`${target.kind}: case 2`);
+  const refresh = await loadTokenRefresh(live, timing);
+  log(`${target.kind}: case 4 at ${sizes[0]!.join('/')}`);
+  const scale = [await measureScale(live, scaleTiming, ...sizes[0]!)];
+  log(`${target.kind}: case 3`);
+  const create = await loadCreateService(live, timing);
+  await server.stop();
+
+  // Ceilings with the server stopped: PGlite's folder has one process at a time.
+  db = await target.open();
+  log(`${target.kind}: ceilings`);
+  const readCeiling = await ceilingServicesRead(target, db, live, timing);
+  const createCeiling = await ceilingCreateService(target, db, live, timing);
+  await deleteCreatedServices(db);
+  scale[0]!.db = await measureDbTimes(db, live, dbSeconds);
+  await db.close();
+  const refreshCeiling = await ceilingTokenRefresh(live, timing);
+
+  let startSecondsLargest = startSeconds;
+  for (const size of sizes.slice(1)) {
+    log(`${target.kind}: growing to ${size.join('/')}`);
+    db = await target.open();
+    await growScale(db, ...size);
+    const dbTimes = await measureDbTimes(db, live, dbSeconds);
+    await db.close();
+    server = await startServer(target.env);
+    startSecondsLargest = server.startSeconds;
+    live = await signInActors(server, target);
+    log(`${target.kind}: case 4 at ${size.join('/')}`);
+    scale.push({ ...(await measureScale(live, scaleTiming, ...size)), db: dbTimes });
+    await server.stop();
+  }
+  return {
+    version,
+    startSeconds,
+    startSecondsLargest,
+    idleRssMb,
+    loadRssMb,
+    case1: { server: read, ceiling: readCeiling },
+    case2: { server: refresh, ceiling: refreshCeiling },
+    case3: { server: create, ceiling: createCeiling },
+    scale,
+  };
+}
+
+if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+const started = Date.now();
+const results: Partial<Record<Kind, KindResult>> = {};
+for (const kind of kinds) {
+  const target = kind === 'postgres' ? await postgresTarget() : await pgliteTarget();
+  try {
+    results[kind] = await benchKind(target);
+  } finally {
+    await target.dispose();
+  }
+}
+const web = webBudgets(Boolean(opts.web));
+
+// ---------------------------------------------------------------- the table
+
+const cols = kinds.map((k) => results[k]!);
+const ceilingName = (k: Kind): string => (k === 'postgres' ? 'pgbench' : 'in-process');
+const ratio = (p: Pair) => p.server.rps / p.ceiling.rps;
+const pct = (x: number) => `${num(x * 100)}%`;
+const missed: string[] = [];
+const judge = (label: string, met: boolean, text: string) => {
+  if (!met) missed.push(`${label}: ${text}`);
+  return verdict(met, text);
+};
+const rows: Row[] = [];
+const pairRows = (n: string, title: string, budget: string, pick: (r: KindResult) => Pair, min: number, extra?: (p: Pair) => [boolean, string], ceiling = ceilingName) => {
+  rows.push({ label: `${n} ${title}`, budget: '', cells: cols.map((r) => load(pick(r).server)) });
+  rows.push({ label: '  ceiling', budget: '', cells: kinds.map((k, i) => `${ceiling(k)}: ${load(pick(cols[i]!).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`) });
+  rows.push({
+    label: '  ratio to ceiling',
+    budget,
+    cells: kinds.map((k, i) => {
+      const p = pick(cols[i]!);
+      const [okExtra, textExtra] = extra?.(p) ?? [true, ''];
+      return judge(`case ${n} ${k}`, ratio(p) >= min && okExtra, `${pct(ratio(p))}${textExtra}`);
+    }),
+  });
+};
+pairRows('1', 'GET /rest/v1/services, 32 conn', '≥ 50%, p99 ≤ 20 ms, 0 errors', (r) => r.case1, 0.5, (p) => [
+  p.server.p99 <= 20 && p.server.errors === 0,
+  `, p99 ${ms(p.server.p99)}, ${p.server.errors} err`,
+]);
+pairRows('2', 'POST /auth/v1/token refresh, 32 conn', '≥ 30%', (r) => r.case2, 0.3, undefined, () => 'bare Hono, one JWT signed');
+pairRows('3', 'POST rpc/create_service_securely, 16 conn/users', '≥ 50%', (r) => r.case3, 0.5);
+for (const [i, size] of sizes.entries()) {
+  rows.push({
+    label: `4 ${num(size[0])} users, ${num(size[1])} services`,
+    budget: '',
+    cells: cols.map((r) => `services p99 ${ms(r.scale[i]!.read.p99)}; admin list p99 ${ms(r.scale[i]!.admin.p99)} (${num(r.scale[i]!.admin.rps)} req/s)`),
+  });
+  rows.push({
+    label: '    the statements alone, one caller',
+    budget: '',
+    cells: cols.map((r) => `services p50 ${ms(r.scale[i]!.db!.read.p50)}, p99 ${ms(r.scale[i]!.db!.read.p99)}; admin list p50 ${ms(r.scale[i]!.db!.admin.p50)}, p99 ${ms(r.scale[i]!.db!.admin.p99)}`),
+  });
+}
+const growth = (r: KindResult, pick: (p: ScalePoint) => LoadResult) => pick(r.scale.at(-1)!).p99 / pick(r.scale[0]!).p99;
+rows.push({
+  label: '  p99 growth, smallest to largest',
+  budget: '≤ 1.5×',
+  cells: kinds.map((k, i) => {
+    const g1 = growth(cols[i]!, (p) => p.read);
+    const g2 = growth(cols[i]!, (p) => p.admin);
+    return judge(`case 4 ${k}`, g1 <= 1.5 && g2 <= 1.5, `services ${num(g1, 2)}×, admin list ${num(g2, 2)}×`);
+  }),
+});
+rows.push({
+  label: '    the statements alone (p99 growth)',
+  budget: '',
+  cells: cols.map((r) => `services ${num(growth(r, (p) => p.db!.read), 2)}×, admin list ${num(growth(r, (p) => p.db!.admin), 2)}×`),
+});
+rows.push({ label: '5 start-up to /healthz 200', budget: '', cells: cols.map((r) => `${num(r.startSeconds, 2)} s (${num(r.startSecondsLargest, 2)} s at the largest size)`) });
+rows.push({ label: '  RSS idle / under case 1', budget: '', cells: cols.map((r) => `${num(r.idleRssMb)} MB / ${num(r.loadRssMb)} MB`) });
+if (web) {
+  const both = (s: string) => kinds.map(() => s);
+  const webDate = `(bench:web of ${web.date.slice(0, 16).replace('T', ' ')} UTC)`;
+  rows.push({ label: `6 web ${webDate}: largest initial JS`, budget: `≤ ${WEB_BUDGETS.jsBytes / 1024} KB gzip`, cells: both(judge('case 6 JS', web.maxJs.bytes <= WEB_BUDGETS.jsBytes, `${num(web.maxJs.bytes / 1024, 1)} KB (${web.maxJs.route})`)) });
+  rows.push({ label: '  lowest Lighthouse performance', budget: `≥ ${WEB_BUDGETS.score}`, cells: both(judge('case 6 performance', web.minPerformance.score >= WEB_BUDGETS.score, `${web.minPerformance.score} (${web.minPerformance.route})`)) });
+  rows.push({ label: '  lowest Lighthouse accessibility', budget: `≥ ${WEB_BUDGETS.score}`, cells: both(judge('case 6 accessibility', web.minAccessibility.score >= WEB_BUDGETS.score, `${web.minAccessibility.score} (${web.minAccessibility.route})`)) });
+  rows.push({ label: '  axe serious/critical', budget: '0', cells: both(judge('case 6 axe', web.axeViolations === 0, String(web.axeViolations))) });
+}
+
+const headers = ['case', 'budget', ...kinds.map((k, i) => `${k === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${cols[i]!.version}`)];
+const table = printTable(headers, rows);
+const pglite = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  ramGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  pglite,
+};
+console.log(`\n${table}\n`);
+console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GB; Node ${machine.node}; ${Math.round((Date.now() - started) / 1000)} s`);
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(
+  join(ROOT, 'bench/results/latest.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, options: { ...opts, timing, scaleTiming }, table, missed, results, web }, null, 2)}\n`,
+);
+if (missed.length) {
+  console.log(`\nBudgets missed:\n${missed.map((m) => `  - ${m}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('\nEvery budget met.');
+process.exit(0);
