@@ -80,40 +80,6 @@ begin
 end
 $$;
 
--- Deleted accounts are no longer users: the admin list leaves them out.
-create or replace function public.get_user_stats(p_search text default null, p_limit integer default 50, p_offset integer default 0)
-returns table (
-  user_id uuid, email text, full_name text, active_services_count integer,
-  last_sign_in_at timestamptz, created_at timestamptz, total_count integer
-)
-language plpgsql stable security definer set search_path = ''
-as $$
-#variable_conflict use_column
-begin
-  if not private.is_admin(auth.uid()) then
-    raise exception 'Only admins can list users' using errcode = '42501';
-  end if;
-  if p_limit is null or p_limit < 1 or p_limit > 500 or p_offset is null or p_offset < 0 then
-    raise exception 'p_limit must be 1 to 500 and p_offset at least 0';
-  end if;
-  return query
-    with matched as (
-      select u.id, u.email::text as email, u.last_sign_in_at, u.created_at
-        from auth.users u
-       where u.deleted_at is null
-         and (p_search is null or p_search = '' or u.email ilike '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%')
-    ), page as (
-      select m.*, count(*) over () as total from matched m order by m.created_at desc, m.id limit p_limit offset p_offset
-    )
-    select p.id, p.email, pr.full_name,
-           (select count(*)::int from private.services s
-             where s.user_id = p.id and not s.is_deleted and not s.is_deleting and not s.expired),
-           p.last_sign_in_at, p.created_at, p.total::int
-      from page p left join public.profiles pr on pr.id = p.id
-     order by p.created_at desc, p.id;
-end
-$$;
-
 create function public.delete_own_account(p_email text) returns void
 language plpgsql security definer set search_path = ''
 as $$

@@ -2,6 +2,7 @@
 -- (issue 7, bench/README.md): it counted and sorted every user to show one page. Now the page is
 -- read from an index in the list's order, and the total without a search comes from a counter
 -- kept by triggers. A search still counts its matches (a substring of the e-mail has no index).
+-- Deleted accounts (0011, decision 006) are not users: neither listed nor counted.
 
 -- ---------------------------------------------------------------- the counter
 
@@ -11,7 +12,7 @@ create table private.user_count (
 );
 alter table private.user_count enable row level security;
 revoke all on private.user_count from public, anon, authenticated, service_role;
-insert into private.user_count (n) select count(*) from auth.users;
+insert into private.user_count (n) select count(*) from auth.users where deleted_at is null;
 
 -- Per statement, with the statement's rows: a bulk import moves the counter once.
 create function private.count_users() returns trigger
@@ -19,9 +20,9 @@ language plpgsql security definer set search_path = ''
 as $$
 begin
   if tg_op = 'INSERT' then
-    update private.user_count set n = n + (select count(*) from new_rows);
+    update private.user_count set n = n + (select count(*) from new_rows where deleted_at is null);
   elsif tg_op = 'DELETE' then
-    update private.user_count set n = n - (select count(*) from old_rows);
+    update private.user_count set n = n - (select count(*) from old_rows where deleted_at is null);
   else
     update private.user_count set n = 0;
   end if;
@@ -36,13 +37,27 @@ create trigger users_counted_on_delete after delete on auth.users
 create trigger users_counted_on_truncate after truncate on auth.users
   for each statement execute function private.count_users();
 
+-- An account deleted (or, by hand, restored) leaves (or rejoins) the count. Per row, and only when
+-- deleted_at changes: sign-ins update auth.users far more often.
+create function private.count_deleted_user() returns trigger
+language plpgsql security definer set search_path = ''
+as $$
+begin
+  update private.user_count set n = n + case when new.deleted_at is null then 1 else -1 end;
+  return null;
+end
+$$;
+revoke all on function private.count_deleted_user() from public;
+create trigger users_counted_on_deletion after update of deleted_at on auth.users
+  for each row when ((old.deleted_at is null) <> (new.deleted_at is null)) execute function private.count_deleted_user();
+
 -- ---------------------------------------------------------------- the list's order, indexed
 
 -- auth.users is Supabase's on a hosted project, where we may not be allowed to index it: the list
 -- then stays correct, only slower.
 do $$
 begin
-  create index users_created_at_id_idx on auth.users (created_at desc, id);
+  create index users_created_at_id_idx on auth.users (created_at desc, id) where deleted_at is null;
 exception when insufficient_privilege then
   raise notice 'auth.users cannot be indexed here: the user list will sort every user';
 end
@@ -70,7 +85,7 @@ begin
   end if;
   if coalesce(p_search, '') <> '' then
     pattern := '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
-    select count(*) into total from auth.users u where u.email ilike pattern;
+    select count(*) into total from auth.users u where u.deleted_at is null and u.email ilike pattern;
   else
     select c.n into total from private.user_count c;
   end if;
@@ -82,7 +97,7 @@ begin
            p.last_sign_in_at, p.created_at, total
       from (select u.id, u.email, u.last_sign_in_at, u.created_at
               from auth.users u
-             where pattern is null or u.email ilike pattern
+             where u.deleted_at is null and (pattern is null or u.email ilike pattern)
              order by u.created_at desc, u.id
              limit p_limit offset p_offset) p
       left join public.profiles pr on pr.id = p.id

@@ -63,6 +63,11 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   const ledger = await count('select 1 from public.credit_transactions where user_id = $1', [u.id]);
   expect(ledger).toBe(2);
   const stale = u.token;
+  const users = async () => {
+    const { data } = await admin.client.rpc('get_user_stats', { p_search: null, p_limit: 500, p_offset: 0 });
+    return data as { user_id: string; total_count: number }[];
+  };
+  const totalBefore = (await users())[0]!.total_count;
 
   // Typed as people type: other case, stray spaces.
   const { error } = await deleteAccount(u, `  ${u.email.toUpperCase()} `);
@@ -98,8 +103,11 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect((await deleteAccount(u, u.email)).error?.message).toBe('You must be logged in');
 
   // Not a user any more: not listed, not creditable; the address is free for a new account.
-  const listed = await admin.client.rpc('get_user_stats', { p_search: null, p_limit: 500, p_offset: 0 });
-  expect((listed.data as { user_id: string }[]).map((r) => r.user_id)).not.toContain(u.id);
+  const listed = await users();
+  expect(listed.map((r) => r.user_id)).not.toContain(u.id);
+  expect(listed[0]!.total_count).toBe(totalBefore - 1);
+  const searched = await admin.client.rpc('get_user_stats', { p_search: '@nodeharbor.test', p_limit: 500, p_offset: 0 });
+  expect((searched.data as { total_count: number }[])[0]!.total_count).toBe(totalBefore - 1);
   expect((await admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 5, p_note: 'goodwill' })).error?.message).toBe('No such user');
   await expect(addCredits(s.deps.db, u.id, 5, 'goodwill')).rejects.toThrow('No such user');
   expect((await createUser(s.deps.db, { email: u.email, password: 'correct-horse-battery' })).id).not.toBe(u.id);
