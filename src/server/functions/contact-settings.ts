@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContactSettings } from '../../shared/contact-settings';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { CallerError, getCaller } from '../http/caller';
+import { signedInCaller } from '../http/caller';
 import { fail } from './function-response';
 
 
@@ -12,13 +12,8 @@ import { fail } from './function-response';
  * caller is an admin is the database's answer, under the caller's own claims.
  */
 export async function contactSettings(deps: AppDeps, c: Context) {
-  let caller;
-  try {
-    caller = await getCaller(c, deps.keys);
-  } catch (e) {
-    if (!(e instanceof CallerError)) throw e;
-  }
-  if (caller?.role !== 'authenticated' || !caller.userId) return fail(c, 401, 'Authentication required');
+  const caller = await signedInCaller(c, deps.keys);
+  if (!caller) return fail(c, 401, 'Authentication required');
   const admin = await withClaims(deps.db, { role: 'authenticated', claims: caller.claims, readOnly: true }, async (tx) => {
     const { rows } = await tx.query<{ admin: boolean }>('select public.is_user_admin(auth.uid()) as admin');
     return rows[0]!.admin;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { messages, purchaseCreditsSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { CallerError, getCaller } from '../http/caller';
+import { signedInCaller } from '../http/caller';
 import { hitRateLimit } from '../http/rate-limit';
 import { PaymentProviderError } from '../payments/provider';
 import { attachOrder, beginPurchase, closePurchase } from '../payments/purchases';
@@ -16,13 +16,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * the purchase is always the caller's own.
  */
 export async function purchaseCredits(deps: AppDeps, c: Context) {
-  let caller;
-  try {
-    caller = await getCaller(c, deps.keys);
-  } catch (e) {
-    if (!(e instanceof CallerError)) throw e;
-  }
-  if (caller?.role !== 'authenticated' || !caller.userId) return fail(c, 401, messages.notAuthenticated);
+  const caller = await signedInCaller(c, deps.keys);
+  if (!caller) return fail(c, 401, messages.notAuthenticated);
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = purchaseCreditsSchema.safeParse(read.body);

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
-import { CallerError, getCaller } from '../http/caller';
+import { signedInCaller } from '../http/caller';
 import { hitRateLimit } from '../http/rate-limit';
 import { serviceCreatedMail } from '../mail/templates/service-created';
 import { serviceDeletedMail } from '../mail/templates/service-deleted';
@@ -19,13 +19,7 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
-  let userId: string | undefined;
-  try {
-    const caller = await getCaller(c, deps.keys);
-    userId = caller.role === 'authenticated' ? caller.userId : undefined;
-  } catch (e) {
-    if (!(e instanceof CallerError)) throw e;
-  }
+  const userId = (await signedInCaller(c, deps.keys))?.userId;
   if (!userId) return fail(c, 401, 'Authentication required');
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);

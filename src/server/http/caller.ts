@@ -37,3 +37,14 @@ export async function getCaller(c: Context, keys: Keys): Promise<Caller> {
   if (!ROLES.includes(role)) throw new CallerError(`role "${String(claims.role)}" does not exist`, 'role');
   return { role, claims, userId: typeof claims.sub === 'string' ? claims.sub : undefined };
 }
+
+/** The caller when a valid token names a signed-in user; undefined for a visitor or a refused token. */
+export async function signedInCaller(c: Context, keys: Keys): Promise<(Caller & { userId: string }) | undefined> {
+  try {
+    const caller = await getCaller(c, keys);
+    return caller.role === 'authenticated' && caller.userId ? { ...caller, userId: caller.userId } : undefined;
+  } catch (e) {
+    if (!(e instanceof CallerError)) throw e;
+    return undefined;
+  }
+}
