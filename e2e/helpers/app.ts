@@ -3,6 +3,7 @@ import { startAppWorker } from '../../src/server/jobs/app-worker';
 import { WEB_DIST } from '../../src/server/paths';
 import { freePort } from '../../test/helpers/process';
 import { startTestServer, type TestServer } from '../../test/helpers/server';
+import { stir } from './page-tools';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Hosts under this suffix resolve to the test server: the development-host block is tested on them. */
@@ -86,6 +87,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
 /** Signs in through the login form, as a person would, and waits for the dashboard. */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login`);
+  // Typing before the page's code runs would not wake the deferred form; a hand on the mouse does.
+  await stir(page);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
