@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Input } from './input';
 
 /** A label, its control and the control's error message, tied together for assistive technology. */
 export function FormField({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
@@ -20,4 +21,13 @@ export function FormField({ id, label, error, children }: { id: string; label: s
 /** aria props for a control whose error FormField shows. */
 export function invalidProps(id: string, error: string | undefined) {
   return error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+}
+
+/** An Input in its FormField: one id for the label, the control and the error message. */
+export function InputField({ id, label, error, ...input }: { id: string; label: string; error?: string | undefined } & ComponentProps<typeof Input>) {
+  return (
+    <FormField id={id} label={label} error={error}>
+      <Input id={id} {...input} {...invalidProps(id, error)} />
+    </FormField>
+  );
 }

@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { needsSecondFactor } from '@/features/auth/mfa';
@@ -40,18 +39,15 @@ export function LoginForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="login-email" label="Email" error={errors.email?.message}>
-        <Input id="login-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('login-email', errors.email?.message)} />
-      </FormField>
-      <FormField id="login-password" label="Password" error={errors.password?.message}>
-        <Input
-          id="login-password"
-          type="password"
-          autoComplete="current-password"
-          {...form.register('password')}
-          {...invalidProps('login-password', errors.password?.message)}
-        />
-      </FormField>
+      <InputField id="login-email" label="Email" error={errors.email?.message} type="email" autoComplete="email" {...form.register('email')} />
+      <InputField
+        id="login-password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('password')}
+      />
       <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Signing in...' : 'Sign In'}
       </Button>

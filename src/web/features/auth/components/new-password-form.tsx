@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { getSupabase } from '@/lib/supabase';
 import { errorText } from '@/lib/error-text';
@@ -37,18 +36,15 @@ export function NewPasswordForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="new-password" label="New password" error={errors.password?.message}>
-        <Input id="new-password" type="password" autoComplete="new-password" {...form.register('password')} {...invalidProps('new-password', errors.password?.message)} />
-      </FormField>
-      <FormField id="confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
-        <Input
-          id="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          {...form.register('confirmPassword')}
-          {...invalidProps('confirm-password', errors.confirmPassword?.message)}
-        />
-      </FormField>
+      <InputField id="new-password" label="New password" error={errors.password?.message} type="password" autoComplete="new-password" {...form.register('password')} />
+      <InputField
+        id="confirm-password"
+        label="Confirm new password"
+        error={errors.confirmPassword?.message}
+        type="password"
+        autoComplete="new-password"
+        {...form.register('confirmPassword')}
+      />
       <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Updating password...' : 'Update password'}
       </Button>

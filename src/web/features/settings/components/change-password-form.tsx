@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useUpdatePassword } from '../api/update-password';
@@ -33,21 +32,23 @@ export function ChangePasswordForm() {
         Change Password
       </h2>
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        <FormField id="current-password" label="Current password">
-          <Input id="current-password" type="password" autoComplete="current-password" {...form.register('currentPassword')} />
-        </FormField>
-        <FormField id="new-password" label="New password" error={errors.newPassword?.message}>
-          <Input id="new-password" type="password" autoComplete="new-password" {...form.register('newPassword')} {...invalidProps('new-password', errors.newPassword?.message)} />
-        </FormField>
-        <FormField id="confirm-password" label="Confirm new password" error={errors.confirmPassword?.message}>
-          <Input
-            id="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            {...form.register('confirmPassword')}
-            {...invalidProps('confirm-password', errors.confirmPassword?.message)}
-          />
-        </FormField>
+        <InputField id="current-password" label="Current password" type="password" autoComplete="current-password" {...form.register('currentPassword')} />
+        <InputField
+          id="new-password"
+          label="New password"
+          error={errors.newPassword?.message}
+          type="password"
+          autoComplete="new-password"
+          {...form.register('newPassword')}
+        />
+        <InputField
+          id="confirm-password"
+          label="Confirm new password"
+          error={errors.confirmPassword?.message}
+          type="password"
+          autoComplete="new-password"
+          {...form.register('confirmPassword')}
+        />
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Updating password...' : 'Update Password'}
         </Button>
