@@ -7,7 +7,8 @@ import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp({ CONTACT_TO: 'support@nodeharbor.test' });
+  // An SMTP relay with credentials, but no CONTACT_TO: the Contact Settings tab shows both kinds.
+  app = await startApp({ SMTP_URL: 'smtp://relay-user:relay-secret@127.0.0.1:2525' });
 });
 afterAll(() => app?.stop());
 
@@ -47,8 +48,9 @@ describe('admin area', () => {
     expect(data).toEqual([{ amount: 12.5, description: 'Goodwill for the outage' }]);
 
     await page.getByRole('tab', { name: 'Contact Settings' }).click();
-    await expect.poll(() => page.getByTestId('setting-CONTACT_TO').innerText()).toBe('support@nodeharbor.test');
-    await expect.poll(() => page.getByTestId('setting-SMTP_URL').innerText()).toBe('Not set');
+    await expect.poll(() => page.getByTestId('setting-CONTACT_TO').innerText()).toBe('Not set');
+    await expect.poll(() => page.getByTestId('setting-SMTP_URL').innerText()).toBe('Set, relaying through 127.0.0.1:2525');
+    expect(await page.getByRole('region', { name: 'Contact Form Settings' }).innerText()).not.toContain('relay-secret');
     await expect.poll(() => page.getByTestId('setting-MAIL_FROM').innerText()).toBe('NodeHarbor <no-reply@nodeharbor.local>');
     expect(errors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { addCredits } from '../src/server/domain/credits';
 import { messages } from '../src/shared/validation';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast } from './helpers/page-tools';
+import { expectText, expectToast, holdRequests } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
@@ -201,7 +201,10 @@ describe('settings, account and session', () => {
     await page.getByRole('region', { name: 'Danger Zone' }).getByRole('button', { name: 'Delete Account' }).click();
     expect(await typed.inputValue()).toBe('');
     await typed.fill(` ${user.email.toUpperCase()}`);
+    const release = await holdRequests(page, '**/rest/v1/rpc/delete_own_account');
     await submit.click();
+    await dialog.getByRole('button', { name: 'Deleting account...' }).waitFor();
+    release();
     await expectToast(page, 'Account deleted', 'Your account and your data have been removed.');
     await page.waitForURL(/\/login$/);
     await page.goto(`${app.url}/dashboard`);
