@@ -214,8 +214,8 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     expect(rowCount).toBe(0);
   });
 
-  it('keeps aal2 and amr through the refresh grant', async () => {
-    const { sb } = await withVerifiedFactor();
+  it('keeps aal2 and amr through the refresh grant, and its user has identities and factors', async () => {
+    const { sb, factor } = await withVerifiedFactor();
     const before = claimsOf(await accessToken(sb));
     const { data, error } = await sb.auth.refreshSession();
     expect(error).toBeNull();
@@ -223,6 +223,20 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     expect(after.aal).toBe('aal2');
     expect(after.amr).toEqual(before.amr);
     expect(after.session_id).toBe(before.session_id);
+    // The refresh reads these in its one statement, as JSON: the timestamps must come out as /user's do.
+    const { rows } = await t.deps.db.query<{ created_at: Date; last_challenged_at: Date; identity_created_at: Date; last_sign_in_at: Date }>(
+      `select f.created_at, f.last_challenged_at, i.created_at as identity_created_at, i.last_sign_in_at
+         from auth.mfa_factors f join auth.identities i using (user_id) where f.id = $1`,
+      [factor.id],
+    );
+    const row = rows[0]!;
+    expect(data.user!.factors).toEqual([
+      expect.objectContaining({ id: factor.id, status: 'verified', created_at: row.created_at.toISOString(), last_challenged_at: row.last_challenged_at.toISOString() }),
+    ]);
+    expect(data.user!.identities).toEqual([
+      expect.objectContaining({ provider: 'email', created_at: row.identity_created_at.toISOString(), last_sign_in_at: row.last_sign_in_at.toISOString() }),
+    ]);
+    expect(data.user).toEqual((await sb.auth.getUser()).data.user);
   });
 
   it('unenrols a verified factor only at aal2; the next sign-in is aal1/aal1', async () => {

@@ -32,14 +32,6 @@ export function factorJson(f: FactorRow): Record<string, unknown> {
   };
 }
 
-/** A user's factors, verified or not, oldest first. */
-export async function listFactors(db: Queryable, userId: string): Promise<FactorRow[]> {
-  const { rows } = await db.query<FactorRow>(`select ${FACTOR_COLUMNS} from auth.mfa_factors where user_id = $1 order by created_at, id`, [
-    userId,
-  ]);
-  return rows;
-}
-
 /**
  * GoTrue's rule for changing the password or e-mail: once the user has a verified factor, only
  * a session that has passed it (aal2) may. A token without a session counts as aal1.

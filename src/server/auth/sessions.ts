@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database';
 import type { AppDeps } from '../deps';
 import { type AmrEntry, signAccessToken } from './access-token';
 import { AuthError } from './auth-errors';
-import { loadUserJson } from './user-json';
+import { type LinkedRows, linkedRowsSql, loadUserJson, userJsonFromLinked } from './user-json';
 import { findUserById, USER_COLUMNS, type UserRow } from './users';
 
 /** Who is asking, kept on the session as GoTrue does. */
@@ -44,8 +44,11 @@ export async function insertRefreshToken(tx: Queryable, userId: string, sessionI
   return token;
 }
 
-/** The session body for a user and session row, with a fresh access token. */
-export async function sessionBody(deps: AppDeps, user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionBody> {
+/**
+ * The session body for a user and session row, with a fresh access token. `linked` are the
+ * user's identities and factors when the caller's statement already read them.
+ */
+export async function sessionBody(deps: AppDeps, user: UserRow, session: SessionRow, refreshToken: string, linked?: LinkedRows): Promise<SessionBody> {
   const { token, exp } = await signAccessToken(deps.keys, deps.config.jwtExpiry, user, session);
   return {
     access_token: token,
@@ -53,7 +56,7 @@ export async function sessionBody(deps: AppDeps, user: UserRow, session: Session
     expires_in: deps.config.jwtExpiry,
     expires_at: exp,
     refresh_token: refreshToken,
-    user: await loadUserJson(deps.db, user),
+    user: linked ? userJsonFromLinked(user, linked) : await loadUserJson(deps.db, user),
   };
 }
 
@@ -88,13 +91,14 @@ const refreshErrors = {
 };
 
 /**
- * The refresh grant's common case in one statement, which is its own transaction and one round
- * trip (the full path below takes eight): a live token of a live session of a user who may sign
- * in is revoked, its child issued and the session touched, with the same locks in the same order.
+ * The refresh grant's common case in one statement, which is its own transaction and the request's
+ * only round trip (the full path below takes one per statement): a live token of a live session of a user who
+ * may sign in is revoked, its child issued and the session touched, with the same locks in the
+ * same order, and the user's identities and factors read for the body.
  * Anything else (unknown, revoked or reused token, banned or deleted user, expired session)
  * gives no row and is left to the full path, which tells which it is.
  */
-const ROTATE_LIVE_TOKEN = `
+export const ROTATE_LIVE_TOKEN = `
   with rt as (
     select t.id, t.token, t.user_id, t.session_id from auth.refresh_tokens t where t.token = $1 and not t.revoked for update
   ), s as (
@@ -112,16 +116,18 @@ const ROTATE_LIVE_TOKEN = `
   ), touched as (
     update auth.sessions set refreshed_at = now(), updated_at = now(), ip = $3, user_agent = $4 where id = (select session_id from ok)
   )
-  select u.*, s.* from u, s, ok`;
+  select u.*, s.*, ${linkedRowsSql('u.id')} from u, s, ok`;
 
-type RotatedRow = UserRow & { s_id: string; s_aal: string; s_amr: AmrEntry[]; s_not_after: Date | null };
+type RotatedRow = UserRow & LinkedRows & { s_id: string; s_aal: string; s_amr: AmrEntry[]; s_not_after: Date | null };
 
-async function rotateLiveToken(db: Database, refreshToken: string, client: ClientInfo): Promise<{ user: UserRow; session: SessionRow; next: string } | null> {
+type Rotated = { user: UserRow; session: SessionRow; next: string; linked: LinkedRows };
+
+async function rotateLiveToken(db: Database, refreshToken: string, client: ClientInfo): Promise<Rotated | null> {
   const next = randomToken();
-  const { rows } = await db.query<RotatedRow>(ROTATE_LIVE_TOKEN, [hashToken(refreshToken), hashToken(next), client.ip, client.userAgent ?? null]);
+  const { rows } = await db.query<RotatedRow>(ROTATE_LIVE_TOKEN, [hashToken(refreshToken), hashToken(next), client.ip, client.userAgent ?? null], 'rotate_live_token');
   if (!rows[0]) return null;
-  const { s_id, s_aal, s_amr, s_not_after, ...user } = rows[0];
-  return { user, session: { id: s_id, user_id: user.id, aal: s_aal, amr: s_amr, not_after: s_not_after }, next };
+  const { s_id, s_aal, s_amr, s_not_after, identities, factors, ...user } = rows[0];
+  return { user, session: { id: s_id, user_id: user.id, aal: s_aal, amr: s_amr, not_after: s_not_after }, next, linked: { identities, factors } };
 }
 
 /**
@@ -131,7 +137,7 @@ async function rotateLiveToken(db: Database, refreshToken: string, client: Clien
  */
 export async function refreshSession(deps: AppDeps, refreshToken: string, client: ClientInfo): Promise<SessionBody> {
   const rotated = await rotateLiveToken(deps.db, refreshToken, client);
-  if (rotated) return sessionBody(deps, rotated.user, rotated.session, rotated.next);
+  if (rotated) return sessionBody(deps, rotated.user, rotated.session, rotated.next, rotated.linked);
   const outcome = await deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number; token: string; user_id: string; session_id: string; revoked: boolean; reusable: boolean }>(
       `select id, token, user_id, session_id, revoked, updated_at + make_interval(secs => $2) > now() as reusable

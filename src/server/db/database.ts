@@ -5,7 +5,11 @@ export type QueryResult<T> = { rows: T[]; rowCount: number; fields: Field[] };
 
 /** Anything that runs one parameterised statement: the database itself or an open transaction. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /**
+   * `name` prepares a statement that runs often with the same text: PostgreSQL then parses and
+   * plans it once per connection instead of every time. PGlite has nothing to save and ignores it.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], name?: string): Promise<QueryResult<T>>;
   /** Runs several statements with no parameters (migrations, seeds). */
   exec(sql: string): Promise<void>;
 }
