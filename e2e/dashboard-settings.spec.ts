@@ -221,7 +221,7 @@ describe('settings, account and session', () => {
     // A node that is still being set up: no install job, so it stays that way for this test.
     await app.server.deps.db.query(
       `insert into private.services (user_id, name, api_key_encrypted, product_id)
-       values ($1, 'node-setup', extensions.pgp_sym_encrypt($2, private.encryption_key()), $3)`,
+       values ($1, 'node-setup', private.encrypt_api_key($2), $3)`,
       [user.id, GALA_KEY, TOWN_STAR],
     );
     const { page } = await app.newPage(DESKTOP);

@@ -37,7 +37,7 @@ const INSERT_USERS = `
     from u`;
 
 /** One stored API key, encrypted once: every seeded row holds a real ciphertext of the same size. */
-const KEY = `(select extensions.pgp_sym_encrypt('${GALA_KEY}', private.encryption_key()) as key)`;
+const KEY = `(select private.encrypt_api_key('${GALA_KEY}') as key)`;
 
 export async function seedActors(db: Database): Promise<void> {
   const hash = await hashPassword(PASSWORD);

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT } from '../../src/server/paths';
 import { withClaims, type DbRole } from '../../src/server/db/with-claims';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
@@ -11,7 +14,7 @@ let other: TestUser;
 let encrypted: Buffer;
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
-  owner = await createTestUser(s, { credits: 10 });
+  owner = await createTestUser(s, { credits: 20 });
   other = await createTestUser(s);
   const { data } = await owner.client.rpc('create_service_securely', { p_name: 'secret', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
   const { rows } = await s.deps.db.query<{ raw: Buffer }>('select api_key_encrypted as raw from private.services where id = $1', [(data as { id: string }).id]);
@@ -25,6 +28,7 @@ function as<T>(role: DbRole, sub: string | undefined, sql: string, params: unkno
 
 it.each<DbRole>(['anon', 'authenticated', 'service_role'])('%s cannot read the encryption key', async (role) => {
   await expect(as(role, other.id, 'select private.encryption_key()')).rejects.toThrow(/permission denied/);
+  await expect(as(role, other.id, "select private.encrypt_api_key('x')")).rejects.toThrow(/permission denied/);
   await expect(as(role, other.id, 'select value from nodeharbor.settings')).rejects.toThrow(/permission denied/);
   await expect(as(role, other.id, 'select api_key_encrypted from private.services')).rejects.toThrow(/permission denied/);
 });
@@ -35,4 +39,42 @@ it("decrypts only for the owner: another user's ciphertext gives nothing", async
   const stolen = await as<{ k: string | null }>('authenticated', other.id, 'select private.decrypt_api_key($1, $2) as k', [owner.id, encrypted]);
   expect(stolen.rows[0]!.k).toBeNull();
   await expect(as('anon', undefined, 'select private.decrypt_api_key($1, $2)', [owner.id, encrypted])).rejects.toThrow(/permission denied/);
+});
+
+// The S2K type of a pgp_sym_encrypt ciphertext: byte 4, after the packet's tag and length, its version
+// and its cipher. 3 is iterated (pgcrypto's default, slow to decrypt), 1 salted (0013).
+const S2K_TYPE = 4;
+
+async function storedKey(id: string): Promise<Buffer> {
+  const { rows } = await s.deps.db.query<{ raw: Buffer }>('select api_key_encrypted as raw from private.services where id = $1', [id]);
+  return rows[0]!.raw;
+}
+
+it('stores new and changed keys with a salted, not iterated, S2K', async () => {
+  expect(encrypted[S2K_TYPE]).toBe(1);
+  const { data } = await owner.client.rpc('create_service_securely', { p_name: 'salted', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const id = (data as { id: string }).id;
+  const changed = `${'b'.repeat(43)}=`;
+  const { error } = await owner.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: changed } });
+  expect(error).toBeNull();
+  expect((await storedKey(id))[S2K_TYPE]).toBe(1);
+  const { data: shown } = await owner.client.from('services').select('api_key').eq('id', id).single();
+  expect(shown).toEqual({ api_key: changed });
+});
+
+it('encrypts the keys stored before 0013 again, which still read the same', async () => {
+  const { rows } = await s.deps.db.query<{ id: string }>(
+    `insert into private.services (user_id, name, api_key_encrypted, product_id)
+     values ($1, 'iterated', extensions.pgp_sym_encrypt($2, private.encryption_key()), $3) returning id`,
+    [owner.id, GALA_KEY, TOWN_STAR],
+  );
+  const old = rows[0]!.id;
+  expect((await storedKey(old))[S2K_TYPE]).toBe(3);
+  const migration = readFileSync(join(ROOT, 'db/migrations/0013_encrypt_api_keys_without_key_stretching.sql'), 'utf8');
+  await s.deps.db.exec(migration.slice(migration.lastIndexOf('update private.services')));
+  expect((await storedKey(old))[S2K_TYPE]).toBe(1);
+  // An already salted key is left as it was.
+  expect(await storedKey((await s.deps.db.query<{ id: string }>(`select id from private.services where name = 'secret'`)).rows[0]!.id)).toEqual(encrypted);
+  const { data } = await owner.client.from('services').select('api_key').eq('id', old).single();
+  expect(data).toEqual({ api_key: GALA_KEY });
 });
