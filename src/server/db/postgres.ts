@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database';
-import { inlineParams } from './inline-params';
+import { type Database, isDbError, type Queryable, type QueryResult } from './database';
 
 // NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -19,15 +20,33 @@ function wrap(c: pg.Pool | pg.PoolClient): Queryable {
       // Without parameters pg uses the simple protocol, which accepts several statements.
       await c.query(sql);
     },
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      return result<T>(await c.query({ text: sql, values: [...params] }));
+    async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<QueryResult<T>> {
+      return result<T>(await c.query({ name, text: sql, values: [...params] }));
     },
   };
 }
 
+/**
+ * The statements each connection has prepared. REST statements take their shape from the request,
+ * so a connection that has prepared this many is replaced rather than left to grow.
+ */
+const prepared = new WeakMap<pg.PoolClient, Set<string>>();
+const MAX_PREPARED = 500;
+
+/** A statement's name on its connection: the same text is parsed and planned there only once. */
+function preparedName(client: pg.PoolClient, sql: string): string {
+  const name = `nh_${createHash('sha1').update(sql).digest('base64url')}`;
+  let names = prepared.get(client);
+  if (!names) prepared.set(client, (names = new Set()));
+  names.add(name);
+  return name;
+}
+
+const tooManyPrepared = (client: pg.PoolClient) => (prepared.get(client)?.size ?? 0) > MAX_PREPARED;
+
 /** Opens a pool on a real PostgreSQL. */
 export async function openPostgres(url: string, max = 20): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, pipeline: true });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   await pool.query('select 1');
@@ -52,32 +71,25 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
     exec: base.exec,
     transaction,
     async batch(statements) {
-      // NOTE: node-postgres cannot pipeline, so the transaction goes as one simple-protocol
-      // message with the parameters written in as literals: one round trip instead of
-      // 2 + statements (measured in bench/README.md). On an error PostgreSQL skips the rest of the
-      // message and leaves the transaction aborted, so it is rolled back before the client goes back.
-      let text: string;
-      try {
-        text = ['begin', ...statements.map((s) => inlineParams(s.sql, s.params)), 'commit'].join(';\n');
-      } catch (e) {
-        if (!(e instanceof TypeError)) throw e;
-        // A value without a literal (U+0000, an object) is bound as usual, for PostgreSQL's own answer.
-        return transaction(async (tx) => {
-          const out = [];
-          for (const s of statements) out.push(await tx.query<Record<string, unknown>>(s.sql, s.params));
-          return out;
-        });
-      }
+      // One round trip: pipelined, the transaction's messages leave in one write (the cork) and
+      // PostgreSQL answers them in order. The statements are prepared once per connection. On an
+      // error PostgreSQL refuses the rest of the transaction and answers COMMIT with a rollback,
+      // so the connection goes back clean.
       const client = await pool.connect();
-      try {
-        const results = (await client.query(text)) as unknown as pg.QueryResult[];
-        return results.slice(1, -1).map((r) => result<Record<string, unknown>>(r));
-      } catch (e) {
-        await client.query('rollback').catch(() => {});
-        throw e;
-      } finally {
-        client.release();
-      }
+      const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
+      stream.cork();
+      const sent = [
+        client.query('begin'),
+        ...statements.map((s) => client.query({ name: preparedName(client, s.sql), text: s.sql, values: [...s.params] })),
+        client.query('commit'),
+      ];
+      stream.uncork();
+      const settled = await Promise.allSettled(sent);
+      const failed = settled.find((r) => r.status === 'rejected');
+      // A failure without a SQLSTATE is the connection's own (lost, timed out): it is not reused.
+      client.release(tooManyPrepared(client) || (failed !== undefined && !isDbError(failed.reason)));
+      if (failed) throw failed.reason;
+      return settled.slice(1, -1).map((r) => result<Record<string, unknown>>((r as PromiseFulfilledResult<pg.QueryResult>).value));
     },
     close: () => pool.end(),
   };
