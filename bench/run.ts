@@ -15,8 +15,8 @@ import { buildIfStale } from '../scripts/source-stamp.mjs';
 import type { Live, Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
 import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
-import { ceilingServicesRead, loadServicesRead } from './cases/services-read';
-import { ceilingTokenRefresh, loadTokenRefresh } from './cases/token-refresh';
+import { ceilingServicesRead, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
+import { ceilingTokenRefresh, loadTokenRefresh, statementTokenRefresh } from './cases/token-refresh';
 import { WEB_BUDGETS, webBudgets } from './cases/web-budgets';
 import { anonKey, signInAll } from './lib/http';
 import type { LoadResult } from './lib/load';
@@ -40,7 +40,11 @@ type KindResult = {
   idleRssMb: number;
   loadRssMb: number;
   case1: Pair;
+  /** PostgreSQL only: case 1's ceiling with its statements parsed and planned every time. */
+  case1Unprepared?: LoadResult | undefined;
   case2: Pair;
+  /** The refresh grant's statement alone, without the server. */
+  case2Statement: LoadResult;
   case3: Pair;
   scale: ScalePoint[];
 };
@@ -92,7 +96,9 @@ async function benchKind(target: Target): Promise<KindResult> {
   db = await target.open();
   log(`${target.kind}: ceilings`);
   const readCeiling = await ceilingServicesRead(target, db, live, timing);
+  const readUnprepared = await unpreparedServicesRead(target, db, live, timing);
   const createCeiling = await ceilingCreateService(target, db, live, timing);
+  const refreshStatement = await statementTokenRefresh(target, db, timing);
   await deleteCreatedServices(db);
   scale[0]!.db = await measureDbTimes(db, live, dbSeconds);
   await db.close();
@@ -119,7 +125,9 @@ async function benchKind(target: Target): Promise<KindResult> {
     idleRssMb,
     loadRssMb,
     case1: { server: read, ceiling: readCeiling },
+    case1Unprepared: readUnprepared,
     case2: { server: refresh, ceiling: refreshCeiling },
+    case2Statement: refreshStatement,
     case3: { server: create, ceiling: createCeiling },
     scale,
   };
@@ -167,7 +175,17 @@ pairRows('1', 'GET /rest/v1/services, 32 conn', '≥ 50%, p99 ≤ 20 ms, 0 error
   p.server.p99 <= 20 && p.server.errors === 0,
   `, p99 ${ms(p.server.p99)}, ${p.server.errors} err`,
 ]);
+rows.push({
+  label: '    ceiling with statements parsed each time',
+  budget: '',
+  cells: cols.map((r) => (r.case1Unprepared ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(r.case1.server.rps / r.case1Unprepared.rps)} of it` : '-')),
+});
 pairRows('2', 'POST /auth/v1/token refresh, 32 conn', '≥ 30%', (r) => r.case2, 0.3, undefined, () => 'bare Hono, one JWT signed');
+rows.push({
+  label: '    its statement alone, no server',
+  budget: '',
+  cells: kinds.map((k, i) => `${ceilingName(k)}: ${load(cols[i]!.case2Statement, 'tx/s')}; ${pct(cols[i]!.case2Statement.rps / cols[i]!.case2.ceiling.rps)} of the ceiling`),
+});
 pairRows('3', 'POST rpc/create_service_securely, 16 conn/users', '≥ 50%', (r) => r.case3, 0.5);
 for (const [i, size] of sizes.entries()) {
   rows.push({

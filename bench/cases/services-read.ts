@@ -40,8 +40,23 @@ export function readerContext(live: Live): RequestContext {
  * the server sends; with pgbench on 32 clients, or back to back in this process on PGlite.
  */
 export async function ceilingServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult> {
-  const ctx = readerContext(live);
-  const read = await servicesRead(db);
-  if (target.kind === 'pglite') return runInProcess(t.seconds, () => queryWithClaims(db, ctx, read));
-  return runPgbench(target.url!, pgbenchTransaction([inline(claimsStatement(ctx)), inline(read)]), CONNECTIONS, t.seconds, t.warmup);
+  if (target.kind === 'pglite') {
+    const ctx = readerContext(live);
+    const read = await servicesRead(db);
+    return runInProcess(t.seconds, () => queryWithClaims(db, ctx, read));
+  }
+  return runPgbench(target.url!, await readerTransaction(db, live), CONNECTIONS, t.seconds, t.warmup);
+}
+
+async function readerTransaction(db: Database, live: Live): Promise<string> {
+  return pgbenchTransaction([inline(claimsStatement(readerContext(live))), inline(await servicesRead(db))]);
+}
+
+/**
+ * The same pgbench run with each statement parsed and planned every time, as the server's one
+ * round trip has them (Database.batch, decision 007): how much of the gap is preparation.
+ */
+export async function unpreparedServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult | undefined> {
+  if (target.kind === 'pglite') return undefined;
+  return runPgbench(target.url!, await readerTransaction(db, live), CONNECTIONS, t.seconds, t.warmup, { mode: 'extended' });
 }

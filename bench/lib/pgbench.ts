@@ -7,17 +7,25 @@ import { percentile } from './stats';
 
 const PGBENCH = process.env.PGBENCH ?? '/usr/bin/pgbench';
 
+export type PgbenchOptions = {
+  /** The script's variables at the start of each client (pgbench -D). */
+  vars?: Record<string, string>;
+  /** `prepared` (the default): parsed and planned once per client; `extended`: every time. */
+  mode?: 'prepared' | 'extended';
+};
+
 /**
- * Runs one pgbench script (prepared statements, `clients` connections, 2 threads: the machine's
- * cores) and returns transactions/s and latency percentiles from pgbench's per-transaction log.
+ * Runs one pgbench script (`clients` connections, 2 threads: the machine's cores) and returns
+ * transactions/s and latency percentiles from pgbench's per-transaction log.
  */
-export async function runPgbench(url: string, script: string, clients: number, seconds: number, warmup = 0): Promise<LoadResult> {
-  if (warmup > 0) await runPgbench(url, script, clients, warmup);
+export async function runPgbench(url: string, script: string, clients: number, seconds: number, warmup = 0, opts: PgbenchOptions = {}): Promise<LoadResult> {
+  if (warmup > 0) await runPgbench(url, script, clients, warmup, 0, opts);
   const dir = mkdtempSync(join(tmpdir(), 'nh-pgbench-'));
   try {
     writeFileSync(join(dir, 'script.sql'), script);
     const u = new URL(url);
-    const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', join(dir, 'script.sql'), '-l', '--log-prefix', join(dir, 'log')];
+    const vars = Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
+    const args = ['-n', '-M', opts.mode ?? 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', join(dir, 'script.sql'), '-l', '--log-prefix', join(dir, 'log'), ...vars];
     const conn = ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1)];
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(PGBENCH, [...args, ...conn], { stdio: ['ignore', 'pipe', 'pipe'] });
