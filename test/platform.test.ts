@@ -66,6 +66,13 @@ describe('platform HTTP behaviour', () => {
     const exposed = get.headers.get('access-control-expose-headers') ?? '';
     expect(exposed).toContain('X-Supabase-Api-Version');
     expect(exposed).toContain('Content-Range');
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    // Refusals too, or the browser would hide their message from supabase-js.
+    const refused = await fetch(`${s.url}/rest/v1/services`, { headers: { Origin: 'https://elsewhere.example' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toContain('Content-Range');
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('refuses a body over the limit with 413 and changes nothing', async () => {
