@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input, Textarea } from '@/components/ui/input';
+import { FormField, InputField } from '@/components/ui/form-field';
+import { Textarea } from '@/components/ui/input';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useAddCredit } from '../api/add-credit';
@@ -55,9 +55,7 @@ function AddCreditForm({ user, onDone }: { user: { user_id: string; email: strin
         if (valid) void submit();
       }}
     >
-      <FormField id="credit-amount" label="Amount (USD)" error={amountError}>
-        <Input id="credit-amount" type="number" min={0.01} step={0.01} value={amount} onChange={(e) => setAmount(e.target.value)} {...invalidProps('credit-amount', amountError)} />
-      </FormField>
+      <InputField id="credit-amount" label="Amount (USD)" error={amountError} type="number" min={0.01} step={0.01} value={amount} onChange={(e) => setAmount(e.target.value)} />
       <FormField id="credit-note" label="Note">
         <Textarea id="credit-note" maxLength={500} className="min-h-20" value={note} onChange={(e) => setNote(e.target.value)} />
       </FormField>

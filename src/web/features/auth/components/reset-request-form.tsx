@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
@@ -47,9 +46,7 @@ export function ResetRequestForm() {
   }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="reset-email" label="Email" error={errors.email?.message}>
-        <Input id="reset-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('reset-email', errors.email?.message)} />
-      </FormField>
+      <InputField id="reset-email" label="Email" error={errors.email?.message} type="email" autoComplete="email" {...form.register('email')} />
       <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
         {isSubmitting ? 'Checking email...' : 'Send reset link'}
       </Button>

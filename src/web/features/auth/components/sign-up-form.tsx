@@ -3,8 +3,7 @@ import { signUpSchema } from '@shared/validation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
@@ -35,9 +34,7 @@ export function SignUpForm() {
   });
 
   const field = (id: string, name: keyof SignUpInput, label: string, type: string, autoComplete: string) => (
-    <FormField id={id} label={label} error={errors[name]?.message}>
-      <Input id={id} type={type} autoComplete={autoComplete} {...form.register(name)} {...invalidProps(id, errors[name]?.message)} />
-    </FormField>
+    <InputField id={id} label={label} error={errors[name]?.message} type={type} autoComplete={autoComplete} {...form.register(name)} />
   );
 
   return (

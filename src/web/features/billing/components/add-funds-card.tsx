@@ -3,8 +3,7 @@ import { topUpSchema } from '@shared/validation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/form-field';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
@@ -55,22 +54,21 @@ export function AddFundsCard({ userId }: { userId: string }) {
         ))}
       </div>
       <div className="mt-4">
-        <FormField id="custom-amount" label="Custom amount (USD)" error={error}>
-          <Input
-            id="custom-amount"
-            type="number"
-            inputMode="decimal"
-            min={1}
-            step={TOP_UP_STEP}
-            placeholder="Enter an amount"
-            value={custom ?? ''}
-            onChange={(e) => {
-              setCustom(e.target.value);
-              setPreset(null);
-            }}
-            {...invalidProps('custom-amount', error)}
-          />
-        </FormField>
+        <InputField
+          id="custom-amount"
+          label="Custom amount (USD)"
+          error={error}
+          type="number"
+          inputMode="decimal"
+          min={1}
+          step={TOP_UP_STEP}
+          placeholder="Enter an amount"
+          value={custom ?? ''}
+          onChange={(e) => {
+            setCustom(e.target.value);
+            setPreset(null);
+          }}
+        />
       </div>
       <Button className="mt-4 w-full" disabled={!parsed.success || purchase.isPending} onClick={() => void pay()}>
         {purchase.isPending ? 'Redirecting...' : parsed.success ? `Pay ${f.money(parsed.data.amount)}` : 'Pay'}

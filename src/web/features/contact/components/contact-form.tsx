@@ -4,8 +4,8 @@ import { Send } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { FormField, invalidProps } from '@/components/ui/form-field';
-import { Input, NativeSelect, Textarea } from '@/components/ui/input';
+import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
+import { NativeSelect, Textarea } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { sendContactMessage } from '../api/send-contact-message';
 import { useHydrated } from '@/lib/deferred-hydration';
@@ -40,12 +40,8 @@ export function ContactForm() {
           Thanks for contacting us! Your message is on its way.
         </p>
       )}
-      <FormField id="contact-name" label="Name" error={errors.name?.message}>
-        <Input id="contact-name" autoComplete="name" {...form.register('name')} {...invalidProps('contact-name', errors.name?.message)} />
-      </FormField>
-      <FormField id="contact-email" label="Email" error={errors.email?.message}>
-        <Input id="contact-email" type="email" autoComplete="email" {...form.register('email')} {...invalidProps('contact-email', errors.email?.message)} />
-      </FormField>
+      <InputField id="contact-name" label="Name" error={errors.name?.message} autoComplete="name" {...form.register('name')} />
+      <InputField id="contact-email" label="Email" error={errors.email?.message} type="email" autoComplete="email" {...form.register('email')} />
       <FormField id="contact-topic" label="Topic" error={errors.topic?.message}>
         <NativeSelect id="contact-topic" {...form.register('topic')} {...invalidProps('contact-topic', errors.topic?.message)}>
           <option value="">Select a topic</option>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { FormField, invalidProps } from '@/components/ui/form-field';
+import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { useFormat } from '@/lib/format';
@@ -144,16 +144,15 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         ))}
       </fieldset>
 
-      <FormField id="service-key" label={keyName} error={keyMessage ?? undefined}>
-        <Input
-          id="service-key"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={`Enter your ${keyName}`}
-          {...form.register('apiKey', { onChange: markEdited('apiKey') })}
-          {...invalidProps('service-key', keyMessage ?? undefined)}
-        />
-      </FormField>
+      <InputField
+        id="service-key"
+        label={keyName}
+        error={keyMessage ?? undefined}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={`Enter your ${keyName}`}
+        {...form.register('apiKey', { onChange: markEdited('apiKey') })}
+      />
 
       {shortfall > 0 && (
         <div role="alert" className="flex gap-2 rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">
