@@ -142,6 +142,24 @@ describe('settings, account and session', () => {
     await expectToast(page, 'Error updating profile', 'There was a problem updating your profile. Please try again.');
   });
 
+  it('says so when the profile or the authenticators cannot be loaded', async () => {
+    const user = await createTestUser(app.server);
+    const { page, context } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    const boom = failWith(500, { message: 'boom', code: 'XX000' });
+    // supabase-js lists the factors from GET /auth/v1/user, which only the 2FA card reads here.
+    await context.route(
+      (u) => u.pathname === '/rest/v1/profiles' || u.pathname === '/auth/v1/user',
+      (r) => (r.request().method() === 'GET' ? boom(r) : r.continue()),
+    );
+    await openSection(page, 'Settings');
+    await expectText(page, 'Failed to load your settings.', 20_000);
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await expectText(page, 'Failed to load your authenticators.', 20_000);
+    await openSection(page, 'Account');
+    await expectText(page, 'Failed to load your profile.', 20_000);
+  });
+
   it('enrols a TOTP factor and asks for a code at the next sign-in', async () => {
     const user = await createTestUser(app.server);
     const { page, errors } = await app.newPage(DESKTOP);

@@ -1,4 +1,4 @@
-import { Spinner } from '@/components/ui/spinner';
+import { QueryState } from '@/components/ui/query-state';
 import { useProfile } from '@/features/account/api/get-profile';
 import { AccountStatusCard } from '@/features/account/components/account-status-card';
 import { PersonalInfoForm } from '@/features/account/components/personal-info-form';
@@ -9,15 +9,9 @@ export function AccountPage({ user }: { user: SignedInUser }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
       <div className="lg:col-span-2">
-        {profile.isPending ? (
-          <Spinner label="Loading your profile..." />
-        ) : profile.isError ? (
-          <p role="alert" className="text-destructive">
-            Failed to load your profile.
-          </p>
-        ) : (
-          <PersonalInfoForm profile={profile.data} email={user.email} />
-        )}
+        <QueryState query={profile} loading="Loading your profile..." failed="Failed to load your profile.">
+          {(data) => <PersonalInfoForm profile={data} email={user.email} />}
+        </QueryState>
       </div>
       <AccountStatusCard memberSince={user.createdAt} />
     </div>

@@ -1,4 +1,4 @@
-import { Spinner } from '@/components/ui/spinner';
+import { QueryState } from '@/components/ui/query-state';
 import { Tabs } from '@/components/ui/tabs';
 import { useProfile } from '@/features/account/api/get-profile';
 import { useUpdateProfile } from '@/features/account/api/update-profile';
@@ -13,27 +13,25 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
   const profile = useProfile(user.id);
   const update = useUpdateProfile(user.id);
 
-  const general = profile.isPending ? (
-    <Spinner label="Loading your settings..." />
-  ) : profile.isError ? (
-    <p role="alert" className="text-destructive">
-      Failed to load your settings.
-    </p>
-  ) : (
-    <GeneralSettings
-      key={`${profile.data.language}|${profile.data.time_zone}`}
-      prefs={{ language: profile.data.language, timeZone: profile.data.time_zone }}
-      saving={update.isPending}
-      onSave={({ language, timeZone }) =>
-        update.mutate(
-          { language, time_zone: timeZone },
-          {
-            onSuccess: () => toast.success('Settings saved', 'Dates and amounts now follow your language and time zone.'),
-            onError: () => toast.error('Error saving settings', 'Your language and time zone could not be saved. Please try again.'),
-          },
-        )
-      }
-    />
+  const general = (
+    <QueryState query={profile} loading="Loading your settings..." failed="Failed to load your settings.">
+      {(data) => (
+        <GeneralSettings
+          key={`${data.language}|${data.time_zone}`}
+          prefs={{ language: data.language, timeZone: data.time_zone }}
+          saving={update.isPending}
+          onSave={({ language, timeZone }) =>
+            update.mutate(
+              { language, time_zone: timeZone },
+              {
+                onSuccess: () => toast.success('Settings saved', 'Dates and amounts now follow your language and time zone.'),
+                onError: () => toast.error('Error saving settings', 'Your language and time zone could not be saved. Please try again.'),
+              },
+            )
+          }
+        />
+      )}
+    </QueryState>
   );
 
   return (

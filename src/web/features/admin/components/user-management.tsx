@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
+import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useUserStats } from '../api/get-user-stats';
 import { AddCreditDialog } from './add-credit-dialog';
@@ -38,44 +38,42 @@ export function UserManagement() {
           <Search className="size-4" aria-hidden="true" /> Search
         </Button>
       </form>
-      {stats.isPending ? (
-        <Spinner label="Loading users..." />
-      ) : stats.isError ? (
-        <p role="alert" className="mt-4 text-destructive">
-          Failed to load users data.
-        </p>
-      ) : stats.data.rows.length === 0 ? (
-        <p className="mt-4 text-muted-foreground">No users found</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-muted-foreground">
-              <tr>
-                <th className="py-2 pr-4 font-medium">Email</th>
-                <th className="py-2 pr-4 font-medium">Full name</th>
-                <th className="py-2 pr-4 font-medium">Active services</th>
-                <th className="py-2 pr-4 font-medium">Last login</th>
-                <th className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {stats.data.rows.map((u) => (
-                <tr key={u.user_id}>
-                  <td className="py-2 pr-4 font-medium">{u.email}</td>
-                  <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
-                  <td className="py-2 pr-4">{u.active_services_count}</td>
-                  <td className="py-2 pr-4">{u.last_sign_in_at ? f.dateTime(u.last_sign_in_at) : 'Never'}</td>
-                  <td className="py-2 text-right">
-                    <AddCreditDialog user={u} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryState query={stats} loading="Loading users..." failed="Failed to load users data." failedClassName="mt-4">
+        {(data) =>
+          data.rows.length === 0 ? (
+            <p className="mt-4 text-muted-foreground">No users found</p>
+          ) : (
+            <div className="mt-4 overflow-x-auto">
+              <table className="w-full text-sm">
+                <thead className="text-left text-muted-foreground">
+                  <tr>
+                    <th className="py-2 pr-4 font-medium">Email</th>
+                    <th className="py-2 pr-4 font-medium">Full name</th>
+                    <th className="py-2 pr-4 font-medium">Active services</th>
+                    <th className="py-2 pr-4 font-medium">Last login</th>
+                    <th className="py-2 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-border">
+                  {data.rows.map((u) => (
+                    <tr key={u.user_id}>
+                      <td className="py-2 pr-4 font-medium">{u.email}</td>
+                      <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
+                      <td className="py-2 pr-4">{u.active_services_count}</td>
+                      <td className="py-2 pr-4">{u.last_sign_in_at ? f.dateTime(u.last_sign_in_at) : 'Never'}</td>
+                      <td className="py-2 text-right">
+                        <AddCreditDialog user={u} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryState>
       {pages > 1 && (
         <nav aria-label="Pagination" className="mt-4 flex items-center justify-between text-sm">
           <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>

@@ -2,7 +2,7 @@ import { LayoutGrid, List, Search, Server } from 'lucide-react';
 import { useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
+import { QueryState } from '@/components/ui/query-state';
 import { cn } from '@/lib/utils';
 import { useProducts } from '../api/get-products';
 import { useServices } from '../api/get-services';
@@ -45,31 +45,29 @@ export function ServicesView({ user, balance }: { user: { id: string; email: str
       </div>
       <StatusGuideDialog />
 
-      {services.isPending ? (
-        <Spinner label="Loading services..." />
-      ) : services.isError ? (
-        <p role="alert" className="py-8 text-center text-destructive">
-          Failed to load services
-        </p>
-      ) : all.length === 0 ? (
-        <Card className="py-12 text-center">
-          <Server className="mx-auto size-10 text-muted-foreground" aria-hidden="true" />
-          <h2 className="mt-4 text-lg font-semibold">No services yet</h2>
-          <p className="text-sm text-muted-foreground">Create your first service with the New Service button.</p>
-        </Card>
-      ) : shown.length === 0 ? (
-        <Card className="py-12 text-center">
-          <h2 className="text-lg font-semibold">No matching services</h2>
-          <p className="text-sm text-muted-foreground">No service name contains “{query}”.</p>
-        </Card>
-      ) : (
-        // grid-cols-1 is minmax(0, 1fr): a long key truncates instead of widening the page.
-        <div className={cn('grid grid-cols-1 gap-4', layout === 'grid' && 'sm:grid-cols-2 xl:grid-cols-3')}>
-          {shown.map((s) => (
-            <ServiceCard key={s.id} service={s} product={products.data?.find((p) => p.id === s.product_id)} userEmail={user.email} layout={layout} />
-          ))}
-        </div>
-      )}
+      <QueryState query={services} loading="Loading services..." failed="Failed to load services" failedClassName="py-8 text-center">
+        {() =>
+          all.length === 0 ? (
+            <Card className="py-12 text-center">
+              <Server className="mx-auto size-10 text-muted-foreground" aria-hidden="true" />
+              <h2 className="mt-4 text-lg font-semibold">No services yet</h2>
+              <p className="text-sm text-muted-foreground">Create your first service with the New Service button.</p>
+            </Card>
+          ) : shown.length === 0 ? (
+            <Card className="py-12 text-center">
+              <h2 className="text-lg font-semibold">No matching services</h2>
+              <p className="text-sm text-muted-foreground">No service name contains “{query}”.</p>
+            </Card>
+          ) : (
+            // grid-cols-1 is minmax(0, 1fr): a long key truncates instead of widening the page.
+            <div className={cn('grid grid-cols-1 gap-4', layout === 'grid' && 'sm:grid-cols-2 xl:grid-cols-3')}>
+              {shown.map((s) => (
+                <ServiceCard key={s.id} service={s} product={products.data?.find((p) => p.id === s.product_id)} userEmail={user.email} layout={layout} />
+              ))}
+            </div>
+          )
+        }
+      </QueryState>
     </div>
   );
 }

@@ -2,9 +2,8 @@ import { ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { FormField } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
+import { InputField } from '@/components/ui/form-field';
+import { QueryState } from '@/components/ui/query-state';
 import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useEnrollFactor, type Enrollment } from '../api/enroll-factor';
@@ -57,26 +56,22 @@ export function TwoFactorCard() {
         Two-Factor Authentication
       </h2>
       <p className="mt-1 text-sm text-muted-foreground">Ask for a code from an authenticator app at every sign-in.</p>
-      {factors.isPending ? (
-        <Spinner label="Loading..." />
-      ) : factors.isError ? (
-        <p role="alert" className="mt-4 text-sm text-destructive">
-          Failed to load your authenticators.
-        </p>
-      ) : (
-        <ul className="mt-4 space-y-2" aria-label="Authenticators">
-          {factors.data.map((f) => (
-            <li key={f.id} className="flex items-center justify-between gap-2 rounded-md border border-border p-2 text-sm">
-              <span className="flex items-center gap-2">
-                <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
-              </span>
-              <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${f.friendly_name || 'authenticator app'}`}>
-                <Trash2 className="size-4" aria-hidden="true" /> Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState query={factors} loading="Loading..." failed="Failed to load your authenticators." failedClassName="mt-4 text-sm">
+        {(data) => (
+          <ul className="mt-4 space-y-2" aria-label="Authenticators">
+            {data.map((f) => (
+              <li key={f.id} className="flex items-center justify-between gap-2 rounded-md border border-border p-2 text-sm">
+                <span className="flex items-center gap-2">
+                  <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
+                </span>
+                <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${f.friendly_name || 'authenticator app'}`}>
+                  <Trash2 className="size-4" aria-hidden="true" /> Remove
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       {pending ? (
         <div className="mt-4 space-y-4">
           <p className="text-sm">Scan this QR code with your authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</p>
@@ -84,9 +79,7 @@ export function TwoFactorCard() {
           <p className="text-sm">
             Secret: <code className="break-all rounded bg-muted px-1" data-testid="totp-secret">{pending.secret}</code>
           </p>
-          <FormField id="mfa-code" label="Verification code">
-            <Input id="mfa-code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
-          </FormField>
+          <InputField id="mfa-code" label="Verification code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
           <div className="flex gap-2">
             <Button disabled={code.trim().length !== 6 || verify.isPending} onClick={() => void confirm()}>
               {verify.isPending ? 'Verifying...' : 'Verify and enable'}
