@@ -92,9 +92,9 @@ const refreshErrors = {
 
 /**
  * The refresh grant's common case in one statement, which is its own transaction and the request's
- * only round trip (the full path below takes one per statement): a live token of a live session of a user who
- * may sign in is revoked, its child issued and the session touched, with the same locks in the
- * same order, and the user's identities and factors read for the body.
+ * only round trip (the full path below takes one per statement): a live token of a live session
+ * of a user who may sign in is revoked, its child issued and the session touched, with the same
+ * locks in the same order, and the user's identities and factors read for the body.
  * Anything else (unknown, revoked or reused token, banned or deleted user, expired session)
  * gives no row and is left to the full path, which tells which it is.
  */

@@ -77,13 +77,21 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
       // so the connection goes back clean.
       const client = await pool.connect();
       const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
+      let sent: Promise<pg.QueryResult>[];
       stream.cork();
-      const sent = [
-        client.query('begin'),
-        ...statements.map((s) => client.query({ name: preparedName(client, s.sql), text: s.sql, values: [...s.params] })),
-        client.query('commit'),
-      ];
-      stream.uncork();
+      try {
+        sent = [
+          client.query('begin'),
+          ...statements.map((s) => client.query({ name: preparedName(client, s.sql), text: s.sql, values: [...s.params] })),
+          client.query('commit'),
+        ];
+      } catch (e) {
+        // Nothing half-sent may go back to the pool.
+        client.release(true);
+        throw e;
+      } finally {
+        stream.uncork();
+      }
       const settled = await Promise.allSettled(sent);
       const failed = settled.find((r) => r.status === 'rejected');
       // A failure without a SQLSTATE is the connection's own (lost, timed out): it is not reused.
