@@ -1,8 +1,7 @@
-import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast } from './helpers/page-tools';
+import { expectText, expectToast, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
@@ -11,8 +10,6 @@ beforeAll(async () => {
   app = await startApp({ SMTP_URL: 'smtp://relay-user:relay-secret@127.0.0.1:2525' });
 });
 afterAll(() => app?.stop());
-
-const fail = (r: Route) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom","code":"XX000"}' });
 
 describe('admin area', () => {
   it('lists and searches users and adds credit with a note', async () => {
@@ -73,14 +70,14 @@ describe('admin area', () => {
 
     const admin = await createTestUser(app.server, { admin: true });
     await signIn(page, app.url, admin.email, admin.password);
-    await context.route((u) => u.pathname === '/rest/v1/rpc/get_user_stats', fail);
-    await context.route((u) => u.pathname === '/functions/v1/contact-settings', fail);
+    await context.route((u) => u.pathname === '/rest/v1/rpc/get_user_stats', serverError);
+    await context.route((u) => u.pathname === '/functions/v1/contact-settings', serverError);
     await page.goto(`${app.url}/admin`);
     await expectText(page, 'Failed to load users data.', 20_000);
     await page.getByRole('tab', { name: 'Contact Settings' }).click();
     await expectText(page, 'Failed to load the contact settings.', 20_000);
 
-    await context.route((u) => u.pathname === '/rest/v1/rpc/is_user_admin', fail);
+    await context.route((u) => u.pathname === '/rest/v1/rpc/is_user_admin', serverError);
     await page.goto(`${app.url}/admin`);
     await expectToast(page, 'Failed to check admin privileges.');
     await page.waitForURL(`${app.url}/`);

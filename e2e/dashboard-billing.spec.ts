@@ -1,8 +1,7 @@
-import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast } from './helpers/page-tools';
+import { answerJson, expectText, expectToast, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
@@ -11,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const json = (status: number, body: unknown) => (r: Route) => r.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const purchaseFn = (u: URL) => u.pathname === '/functions/v1/purchase-credits';
 
 describe('billing', () => {
@@ -56,7 +54,7 @@ describe('billing', () => {
     let body: unknown;
     await context.route(purchaseFn, (r) => {
       body = r.request().postDataJSON();
-      return json(200, { approval_url: '/dashboard/billing?payment=success', purchase_id: 'p1' })(r);
+      return answerJson(200, { approval_url: '/dashboard/billing?payment=success', purchase_id: 'p1' })(r);
     });
     await card.getByRole('button', { name: 'Pay $12.34' }).click();
     await expectToast(page, 'Payment received');
@@ -64,7 +62,7 @@ describe('billing', () => {
     await page.waitForURL(/\/dashboard\/billing$/);
 
     await context.unroute(purchaseFn);
-    await context.route(purchaseFn, json(500, { error: 'provider down' }));
+    await context.route(purchaseFn, answerJson(500, { error: 'provider down' }));
     await card.getByRole('button', { name: '$5.00', exact: true }).click();
     await card.getByRole('button', { name: 'Pay $5.00' }).click();
     await expectToast(page, 'Failed to initiate payment');
@@ -86,7 +84,7 @@ describe('billing', () => {
     const history = page.getByRole('region', { name: 'Purchase History' });
     for (const label of ['Pending', 'Completed', 'Rejected', 'Expired']) await history.getByText(label, { exact: true }).waitFor();
 
-    await context.route((u) => u.pathname === '/rest/v1/user_credits', json(500, { message: 'boom', code: 'XX000' }));
+    await context.route((u) => u.pathname === '/rest/v1/user_credits', serverError);
     await page.reload();
     await expectText(page, 'Failed to load account balance', 20_000);
   });

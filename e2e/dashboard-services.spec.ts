@@ -1,9 +1,9 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast } from './helpers/page-tools';
+import { expectText, expectToast, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;
@@ -252,15 +252,14 @@ describe('services journey', () => {
     await signIn(page, app.url, user.email, user.password);
     const isPath = (path: string) => (url: URL) => url.pathname === path;
     // A server failure (an aborted request would be retried by supabase-js for a long while).
-    const fail = (r: Route) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom","code":"XX000"}' });
     const services = isPath('/rest/v1/services');
-    await context.route(services, fail);
+    await context.route(services, serverError);
     await page.goto(`${app.url}/dashboard/services`);
     await expectText(page, 'Failed to load services', 20_000);
     await context.unroute(services);
     const products = isPath('/rest/v1/products');
-    await context.route(products, fail);
-    await context.route(isPath('/rest/v1/rpc/create_service_securely'), fail);
+    await context.route(products, serverError);
+    await context.route(isPath('/rest/v1/rpc/create_service_securely'), serverError);
     await page.reload();
     let dialog = await newServiceDialog(page);
     await dialog.getByText('Failed to load service plans. Please try again later.').waitFor({ timeout: 20_000 });
@@ -322,7 +321,7 @@ describe('services journey', () => {
 
     const isPath = (path: string) => (url: URL) => url.pathname === path;
     const products = isPath('/rest/v1/products');
-    await context.route(products, (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom","code":"XX000"}' }));
+    await context.route(products, serverError);
     await page.getByRole('button', { name: 'Extend town-y' }).click();
     await page.getByRole('dialog', { name: 'Extend town-y' }).getByText('Failed to load compatible products').waitFor({ timeout: 20_000 });
     await page.keyboard.press('Escape');

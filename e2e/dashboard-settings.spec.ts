@@ -1,11 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { messages } from '../src/shared/validation';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast, holdRequests } from './helpers/page-tools';
+import { answerJson, expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
@@ -13,8 +12,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.stop());
-
-const failWith = (status: number, body: object) => (r: Route) => r.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 
 describe('settings, account and session', () => {
   it('guards the dashboard, and signs out from the user menu', async () => {
@@ -40,7 +37,7 @@ describe('settings, account and session', () => {
     const { page, context } = await app.newPage(MOBILE);
     await signIn(page, app.url, user.email, user.password);
     await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('U');
-    await context.route((u) => u.pathname === '/auth/v1/logout', failWith(500, { message: 'down' }));
+    await context.route((u) => u.pathname === '/auth/v1/logout', answerJson(500, { message: 'down' }));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectToast(page, 'Error signing out');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -62,7 +59,7 @@ describe('settings, account and session', () => {
 
     const userEndpoint = (u: URL) => u.pathname === '/auth/v1/user';
     await context.route(userEndpoint, (r) =>
-      r.request().method() === 'PUT' ? failWith(422, { code: 'weak_password', msg: 'Password is known to be weak' })(r) : r.continue(),
+      r.request().method() === 'PUT' ? answerJson(422, { code: 'weak_password', msg: 'Password is known to be weak' })(r) : r.continue(),
     );
     await form.getByLabel('New password', { exact: true }).fill('a-new-password');
     await form.getByLabel('Confirm new password').fill('a-new-password');
@@ -134,7 +131,7 @@ describe('settings, account and session', () => {
     await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('AC');
 
     await context.route((u) => u.pathname === '/rest/v1/profiles', (r) =>
-      r.request().method() === 'PATCH' ? failWith(500, { message: 'boom', code: 'XX000' })(r) : r.continue(),
+      r.request().method() === 'PATCH' ? serverError(r) : r.continue(),
     );
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Company').fill('Other');
@@ -146,11 +143,10 @@ describe('settings, account and session', () => {
     const user = await createTestUser(app.server);
     const { page, context } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
-    const boom = failWith(500, { message: 'boom', code: 'XX000' });
     // supabase-js lists the factors from GET /auth/v1/user, which only the 2FA card reads here.
     await context.route(
       (u) => u.pathname === '/rest/v1/profiles' || u.pathname === '/auth/v1/user',
-      (r) => (r.request().method() === 'GET' ? boom(r) : r.continue()),
+      (r) => (r.request().method() === 'GET' ? serverError(r) : r.continue()),
     );
     await openSection(page, 'Settings');
     await expectText(page, 'Failed to load your settings.', 20_000);

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Waits until the text shows (a toast, a message), failing with the page's text when it does not. */
@@ -38,3 +38,9 @@ export async function stir(page: Page): Promise<void> {
   await page.mouse.move(5, 5);
   await page.mouse.move(40, 40);
 }
+
+/** A route handler that answers with `body` as JSON and `status`, in place of the server. */
+export const answerJson = (status: number, body: unknown) => (r: Route) => r.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+
+/** A route handler that answers as a failing database does through the API: 500 with an SQLSTATE. */
+export const serverError = answerJson(500, { message: 'boom', code: 'XX000' });
