@@ -53,8 +53,8 @@ async function readerTransaction(db: Database, live: Live): Promise<string> {
 }
 
 /**
- * The same pgbench run with each statement parsed and planned every time, as the server's one
- * round trip has them (Database.batch, decision 007): how much of the gap is preparation.
+ * The same pgbench run with each statement parsed and planned every time, as the server sent them
+ * before it prepared them (decision 007): how much of the ceiling is preparation.
  */
 export async function unpreparedServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult | undefined> {
   if (target.kind === 'pglite') return undefined;

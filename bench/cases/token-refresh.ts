@@ -10,7 +10,7 @@ import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
 import { runLoad, type LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
-import { literal } from '../lib/statements';
+import { inline } from '../lib/statements';
 import type { Target } from '../lib/targets';
 import type { Live, Timing } from './context';
 
@@ -88,7 +88,7 @@ export async function statementTokenRefresh(target: Target, db: Database, t: Tim
   // reads its live token; then \gset keeps the next one from the statement's own row (no row fails).
   const spent = `(case when :cur = 'none' then ${liveToken(':client_id')} else :cur end)`;
   const next = `encode(sha256(convert_to(${spent}, 'UTF8')), 'hex')`;
-  const statement = ROTATE_LIVE_TOKEN.replace(/\$1/g, spent).replace(/\$2/g, next).replace(/\$3/g, literal(CLIENT.ip)).replace(/\$4/g, literal(CLIENT.userAgent));
+  const statement = inline({ sql: ROTATE_LIVE_TOKEN, params: [null, null, CLIENT.ip, CLIENT.userAgent] }, { 1: spent, 2: next });
   const script = `${statement.replace(/\s+/g, ' ').replace(/ from u, s, ok$/, `, ${next} as cur from u, s, ok`)} \\gset\n`;
   return runPgbench(target.url!, script, CONNECTIONS, t.seconds, t.warmup, { vars: { cur: 'none' } });
 }
