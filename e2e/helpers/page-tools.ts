@@ -13,7 +13,10 @@ export async function expectText(page: Page, text: string | RegExp, timeout = 10
 
 /** A toast with its title and description (sonner renders both in one list item). */
 export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
-  const toast = page.locator('[data-sonner-toast]').filter({ hasText: title });
+  // The toast with this title and description: an earlier one with the same title (a second failure
+  // of the same action) may still be on screen, and is not the one this step is waiting for.
+  const titled = page.locator('[data-sonner-toast]').filter({ hasText: title });
+  const toast = description === undefined ? titled : titled.filter({ hasText: description });
   await toast.first().waitFor({ state: 'visible', timeout: 10_000 });
   if (description !== undefined) await expect(toast.first().innerText()).resolves.toContain(description);
 }
