@@ -8,7 +8,7 @@ import { claim, enqueue } from '../../src/server/jobs/queue';
 import { defineTask, type JobDeps, type Task } from '../../src/server/jobs/task';
 import { startWorker, type Worker } from '../../src/server/jobs/worker';
 import { createMailer } from '../../src/server/mail/mailer';
-import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { queueIsIdle, waitFor } from './helpers';
 

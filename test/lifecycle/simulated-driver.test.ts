@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 let t: TestDatabase;

@@ -4,7 +4,7 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { schedules } from '../../src/server/jobs/registry';
 import { startWorker } from '../../src/server/jobs/worker';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
-import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';

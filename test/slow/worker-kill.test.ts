@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/server/env';
 import { withClaims } from '../../src/server/db/with-claims';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { createSimulatedDriver } from '../../src/server/provisioning/simulated-driver';
+import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { ROOT } from '../../src/server/paths';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import { createSimulatedDriver } from '../provisioning/simulated-driver';
+import { createSimulatedDriver } from '../provisioning/drivers/simulated';
 import { startWorker, type Worker } from './worker';
 
 /** The worker as npm start and npm run worker run it, configured from the environment. */

@@ -1,18 +1,55 @@
-/** What a node looks like to the engine that runs it. */
+/** What a node looks like to the engine that runs it, in short (start and stop decide on this). */
 export type NodeStatus = 'absent' | 'running' | 'stopped';
 
-/** The node of one service, as the engine needs it to install it. */
-export type NodeSpec = { serviceId: string; productId: string | null };
+/**
+ * How a node is doing, as its engine tells it. `running` is the current task's, with the moment it
+ * started running, so that a caller can wait for it to stay up (a settle window); `failing` is
+ * reported once the engine has failed to run it several times in a row (a missing image, a
+ * command that exits); `starting` covers the rest (pulling, waiting for a host), with the engine's
+ * reason when it gave one.
+ */
+export type NodeHealth =
+  | { state: 'absent' }
+  | { state: 'stopped' }
+  | { state: 'starting'; reason?: string }
+  | { state: 'running'; since: Date }
+  | { state: 'failing'; reason: string };
+
+/** Everything an engine needs to run the node of one service. */
+export type NodeSpec = {
+  serviceId: string;
+  userId: string;
+  /** The product's base_product_code (a label, and the key of NODE_IMAGES). */
+  product: string;
+  image: string;
+  /** CPU limit in cores, and memory limit in MiB. */
+  cpus: number;
+  memoryMb: number;
+  /** Run only on hosts in this pool (a node label), or anywhere when null. */
+  pool: string | null;
+  /** The customer's key, decrypted for this call only: it goes into the engine's secret store and nowhere else. */
+  key: string;
+};
+
+/** One thing in the engine carrying our label: a node, or a leftover secret whose node is gone (`absent`). */
+export type EngineNode = { serviceId: string; status: NodeStatus };
 
 /**
  * Runs customers' nodes. Every method is idempotent, because jobs are at-least-once: installing
- * an installed node, or stopping a stopped one, changes nothing. The simulated driver is the
- * default; a real engine (Kubernetes) implements the same interface.
+ * an installed node, or stopping a stopped one, changes nothing, and removing what is not there
+ * is done. Drivers: simulated (the embedded default) and Docker Swarm (drivers/).
  */
 export interface Provisioner {
+  /** Creates the node unless the engine already has one for this service; does not wait for it to run. */
   install(node: NodeSpec): Promise<void>;
+  /** Removes the node and its secret. */
   uninstall(serviceId: string): Promise<void>;
+  /** Keeps the node but runs nothing (0 replicas). */
   stop(serviceId: string): Promise<void>;
+  /** Runs a stopped node again (1 replica). */
   start(serviceId: string): Promise<void>;
   status(serviceId: string): Promise<NodeStatus>;
+  health(serviceId: string): Promise<NodeHealth>;
+  /** Everything of ours in the engine, found by label; nothing else is ever listed or touched. */
+  list(): Promise<EngineNode[]>;
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database';
-import type { NodeStatus, Provisioner } from './provisioner';
+import type { NodeStatus, Provisioner } from '../provisioner';
 
 export type SimulatedDriverOptions = { installSeconds: number; deleteSeconds: number };
 
