@@ -50,8 +50,8 @@ export async function seedActors(db: Database): Promise<void> {
        from auth.users where email like 'creator-%@actors.bench'`,
   );
   await db.query(
-    `insert into private.services (user_id, name, api_key_encrypted, product_id, created_at, renews_at, is_installed)
-     select u.id, 'node-' || g, k.key, '${TOWN_STAR}', now() - make_interval(days => g), now() + interval '20 days', true
+    `insert into private.services (user_id, name, api_key_encrypted, product_id, created_at, renews_at, state, unbilled_since)
+     select u.id, 'node-' || g, k.key, '${TOWN_STAR}', now() - make_interval(days => g), now() + interval '20 days', 'active', null
        from auth.users u, generate_series(1, ${READER_SERVICES}) g, ${KEY} k
       where u.email = $1`,
     [actors.reader],
@@ -82,8 +82,9 @@ export async function growScale(db: Database, users: number, services: number): 
   for (let from = now.services; from < services; from += 100_000) {
     const to = Math.min(from + 100_000, services);
     await db.query(
-      `insert into private.services (user_id, name, api_key_encrypted, product_id, created_at, renews_at, is_installed, is_deleted)
-       select u.id, 's' || g, k.key, '${TOWN_STAR}', now() - make_interval(mins => g), now() + make_interval(days => g % 30), true, g % 10 = 0
+      `insert into private.services (user_id, name, api_key_encrypted, product_id, created_at, renews_at, state, unbilled_since)
+       select u.id, 's' || g, k.key, '${TOWN_STAR}', now() - make_interval(mins => g), now() + make_interval(days => g % 30),
+              case when g % 10 = 0 then 'deleted' else 'active' end::public.service_state, null
          from generate_series($1::int + 1, $2::int) g
          join auth.users u on u.email = 'u' || (g % $3::int + 1) || '@scale.bench'
          cross join ${KEY} k`,

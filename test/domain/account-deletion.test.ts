@@ -22,7 +22,7 @@ async function createInstalled(u: TestUser, name: string): Promise<string> {
   if (error) throw error;
   const id = (data as { id: string }).id;
   await waitFor('the installation', async () => {
-    const { rows } = await s.deps.db.query<{ is_installed: boolean }>('select is_installed from private.services where id = $1', [id]);
+    const { rows } = await s.deps.db.query<{ is_installed: boolean }>('select is_installed from private.service_rows where id = $1', [id]);
     return rows[0]!.is_installed;
   });
   return id;
@@ -74,12 +74,12 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect(error).toBeNull();
 
   await waitFor('the node to go', async () => (await count('select 1 from nodeharbor.simulated_nodes where service_id = $1', [serviceId])) === 0);
-  await waitFor('the service to be deleted', async () => (await count('select 1 from private.services where id = $1 and is_deleted', [serviceId])) === 1);
-  const { rows: [svc] } = await s.deps.db.query<{ expired: boolean; description: string | null; key: string }>(
-    `select expired, description, extensions.pgp_sym_decrypt(api_key_encrypted, private.encryption_key()) as key from private.services where id = $1`,
+  await waitFor('the service to be deleted', async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1);
+  const { rows: [svc] } = await s.deps.db.query<{ state: string; description: string | null; key: string }>(
+    `select state, description, extensions.pgp_sym_decrypt(api_key_encrypted, private.encryption_key()) as key from private.services where id = $1`,
     [serviceId],
   );
-  expect(svc).toEqual({ expired: true, description: null, key: '' });
+  expect(svc).toEqual({ state: 'deleted', description: null, key: '' });
 
   const { rows: [account] } = await s.deps.db.query('select email, encrypted_password, raw_user_meta_data, deleted_at is not null as deleted from auth.users where id = $1', [u.id]);
   expect(account).toEqual({ email: null, encrypted_password: null, raw_user_meta_data: {}, deleted: true });

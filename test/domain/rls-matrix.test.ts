@@ -78,7 +78,7 @@ beforeAll(async () => {
     user_credits: { balance: 1000 },
     credit_transactions: { amount: 1000 },
     credit_purchases: { status: 'completed' },
-    services: { is_installed: true },
+    services: { state: 'active' },
     contact_messages: { message: 'Changed message text' },
     admin_users: { created_at: new Date().toISOString() },
     dev_access_users: { created_at: new Date().toISOString() },

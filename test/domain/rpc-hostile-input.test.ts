@@ -49,7 +49,7 @@ async function snapshot() {
     `select (select balance from public.user_credits where user_id = $1) as balance,
             (select count(*)::int from public.credit_transactions where user_id = $1) as ledger,
             (select json_agg(json_build_object('name', name, 'description', description, 'renews_at', renews_at,
-                    'is_deleting', is_deleting, 'key', encode(api_key_encrypted, 'hex')) order by id)
+                    'state', state, 'key', encode(api_key_encrypted, 'hex')) order by id)
                from private.services where user_id = $1) as services`,
     [u.id],
   );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
 
 let s: TestServer;
@@ -153,12 +154,8 @@ describe('deleting, reuse and reactivation', () => {
       const svc = (await create(u, n)).data as Svc;
       ids.push(svc.id);
     }
-    await s.deps.db.query(
-      `update private.services set is_deleted = true, is_installed = true,
-         renews_at = case name when 'early' then now() + interval '2 days' when 'late' then now() + interval '20 days' end
-       where user_id = $1`,
-      [u.id],
-    );
+    await forceServiceState(s.deps.db, 'deleted', 'user_id = $1', u.id,
+      `renews_at = case name when 'early' then now() + interval '2 days' when 'late' then now() + interval '20 days' end`);
     const order: string[] = [];
     for (const n of ['next-1', 'next-2', 'next-3']) order.push(((await create(u, n)).data as Svc).id);
     expect(order).toEqual(ids);
@@ -168,7 +165,7 @@ describe('deleting, reuse and reactivation', () => {
   it('does not reuse an expired service', async () => {
     const u = await createTestUser(s, { credits: 10 });
     const svc = (await create(u, 'old')).data as Svc;
-    await s.deps.db.query(`update private.services set is_deleted = true, expired = true where id = $1`, [svc.id]);
+    await forceServiceState(s.deps.db, 'deleted', 'id = $1', svc.id, `renews_at = now() - interval '1 day'`);
     expect((await u.client.rpc('get_unused_purchased_services', { p_user_id: u.id })).data).toEqual([]);
     expect((await create(u, 'new1')).error?.message).toBe(messages.insufficientFunds);
   });
@@ -195,7 +192,7 @@ describe('deleting, reuse and reactivation', () => {
       p_service_id: b.id, p_operation: 'reactivate', p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
     });
     expect(notDeleted.error?.message).toBe('This service cannot be reactivated');
-    await s.deps.db.query('update private.services set is_deleted = true, is_installed = true where id = $1', [b.id]);
+    await forceServiceState(s.deps.db, 'deleted', 'id = $1', b.id);
     const re = await u.client.rpc('manage_service_operation', {
       p_service_id: b.id, p_operation: 'reactivate', p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
     });
@@ -233,7 +230,7 @@ describe('extend_service_expiration', () => {
   it('restarts an expired service from now', async () => {
     const u = await createTestUser(s, { credits: 20 });
     const svc = await installed(u, 'ext-2');
-    await s.deps.db.query(`update private.services set expired = true, renews_at = now() - interval '40 days' where id = $1`, [svc.id]);
+    await forceServiceState(s.deps.db, 'expired', 'id = $1', svc.id, `renews_at = now() - interval '40 days'`);
     const { data } = await u.client.rpc('extend_service_expiration', { p_service_id: svc.id, p_product_id: TOWN_STAR, p_months: 1 });
     const renews = new Date((data as Svc).renews_at!).getTime();
     expect(renews).toBeGreaterThan(Date.now() + 27 * 86400_000);
