@@ -39,13 +39,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       // A node installs in a second and is removed in one: long enough to see Installing and Deleting.
       PROVISION_INSTALL_SECONDS: '1',
       PROVISION_DELETE_SECONDS: '1',
+      INSTALL_SETTLE_SECONDS: '0',
       WORKER_POLL_MS: '200',
       ...env,
     },
     { webDir: WEB_DIST, port },
   );
   // As npm start does: the job worker beside the server (installs, deletions, renewals, payments).
-  const worker = server.deps.config.runWorker ? startAppWorker(server.deps) : undefined;
+  const worker = server.deps.config.runWorker ? await startAppWorker(server.deps) : undefined;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     // Without the background-networking flags Chromium keeps dialling out of this closed network.

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { NodeSettings } from './provisioning/node-settings';
+
+export type DockerEngineConfig = { host: string | undefined; tlsVerify: boolean; certPath: string | undefined };
 
 /** Thrown when one or more environment variables are invalid; the message lists each. */
 export class ConfigError extends Error {
@@ -77,6 +80,24 @@ const email = (name: string) =>
       return v.toLowerCase();
     });
 
+/** A product code (base_product_code) and an image reference as Docker names them. */
+const PRODUCT_CODE = /^[A-Z0-9_]{1,64}$/;
+const IMAGE_NAME = /^[a-z0-9][a-z0-9._/:@-]{0,254}$/;
+
+/** NODE_IMAGES' JSON, or undefined when it is not an object of product codes to image names. */
+function parseNodeImages(v: string): Record<string, string> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed);
+  const valid = entries.every(([code, image]) => PRODUCT_CODE.test(code) && typeof image === 'string' && IMAGE_NAME.test(image));
+  return valid ? (Object.fromEntries(entries) as Record<string, string>) : undefined;
+}
+
 /** Hides the password part of a URL before it is printed. */
 function redact(v: string): string {
   return v.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
@@ -110,6 +131,42 @@ const schema = z.object({
   JOB_LEASE_SECONDS: int('JOB_LEASE_SECONDS', 60, 1, 3600),
   PROVISION_INSTALL_SECONDS: int('PROVISION_INSTALL_SECONDS', 20, 0, 3600),
   PROVISION_DELETE_SECONDS: int('PROVISION_DELETE_SECONDS', 10, 0, 3600),
+  PROVISIONER: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 'simulated' as const;
+      if (v === 'simulated' || v === 'docker') return v;
+      ctx.addIssue({ code: 'custom', message: `PROVISIONER must be simulated or docker, got "${v}"` });
+      return z.NEVER;
+    }),
+  DOCKER_HOST: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (/^unix:\/\/\/.+/.test(v) || /^tcp:\/\/[^/]+:\d+\/?$/.test(v)) return v;
+      ctx.addIssue({ code: 'custom', message: `DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${v}"` });
+      return z.NEVER;
+    }),
+  DOCKER_TLS_VERIFY: bool('DOCKER_TLS_VERIFY', false),
+  DOCKER_CERT_PATH: z.string().optional(),
+  NODE_IMAGES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return {};
+      const images = parseNodeImages(v);
+      if (images) return images;
+      ctx.addIssue({
+        code: 'custom',
+        message: `NODE_IMAGES must be a JSON map from product codes to image names, like {"TOWNSTAR":"registry.example.com/townstar-node:1"}, got '${v}'`,
+      });
+      return z.NEVER;
+    }),
+  INSTALL_TIMEOUT_SECONDS: int('INSTALL_TIMEOUT_SECONDS', 600, 5, 86_400),
+  INSTALL_SETTLE_SECONDS: int('INSTALL_SETTLE_SECONDS', 10, 0, 600),
+  RECONCILE_INTERVAL_SECONDS: int('RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
@@ -165,9 +222,15 @@ export type Config = {
   workerPollMs: number;
   /** Seconds a claimed job stays its worker's without a heartbeat (a killed worker's jobs wait this long). */
   jobLeaseSeconds: number;
+  /** Which engine runs the nodes: the simulated one (the embedded default) or Docker Swarm. */
+  provisioner: 'simulated' | 'docker';
   /** Durations of the simulated provisioner. */
   provisionInstallSeconds: number;
   provisionDeleteSeconds: number;
+  /** Where the Docker Engine is, as the Docker CLI reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH. */
+  docker: DockerEngineConfig;
+  nodes: NodeSettings;
+  reconcileIntervalSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Undefined means: the built-in test provider, whose approval page is our own. */
   paypal: PayPalConfig | undefined;
@@ -219,8 +282,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerPollMs: e.WORKER_POLL_MS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    provisioner: e.PROVISIONER,
     provisionInstallSeconds: e.PROVISION_INSTALL_SECONDS,
     provisionDeleteSeconds: e.PROVISION_DELETE_SECONDS,
+    docker: { host: e.DOCKER_HOST, tlsVerify: e.DOCKER_TLS_VERIFY, certPath: e.DOCKER_CERT_PATH || undefined },
+    nodes: { images: e.NODE_IMAGES, installTimeoutSeconds: e.INSTALL_TIMEOUT_SECONDS, settleSeconds: e.INSTALL_SETTLE_SECONDS },
+    reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
     paypal,
   };

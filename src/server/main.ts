@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const app = createApp({ ...deps, webDir: WEB_DIST });
-  const worker = config.runWorker ? startAppWorker(deps) : undefined;
+  const worker = config.runWorker ? await startAppWorker(deps) : undefined;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });
   });

@@ -9,7 +9,7 @@ import { startAppWorker } from './jobs/app-worker';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
-  const worker = startAppWorker(deps);
+  const worker = await startAppWorker(deps);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -36,10 +36,11 @@ export async function startLifecycleServer(env: Record<string, string> = {}): Pr
     RATE_LIMITS_ENABLED: 'false',
     PROVISION_INSTALL_SECONDS: '0',
     PROVISION_DELETE_SECONDS: '0',
+    INSTALL_SETTLE_SECONDS: '0',
     WORKER_POLL_MS: '50',
     ...env,
   });
-  const worker = startAppWorker(s.deps);
+  const worker = await startAppWorker(s.deps);
   return {
     ...s,
     worker,

@@ -29,7 +29,7 @@ async function activeService(u: TestUser, name: string): Promise<string> {
 }
 async function serviceRow(id: string) {
   const { rows } = await s.deps.db.query<{ renews_at: Date; expired: boolean; is_installed: boolean }>(
-    'select renews_at, expired, is_installed from private.services where id = $1',
+    'select renews_at, expired, is_installed from private.service_rows where id = $1',
     [id],
   );
   return rows[0]!;

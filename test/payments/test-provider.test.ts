@@ -4,7 +4,7 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { schedules } from '../../src/server/jobs/registry';
 import { startWorker } from '../../src/server/jobs/worker';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
-import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
+import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
@@ -174,15 +174,17 @@ describe('purchase-credits with the built-in test provider', () => {
   });
 
   it('the worker reconciles on its own every 30 s, so a payment approved without the browser is credited within 120 s', async () => {
-    expect(schedules).toContainEqual({ task: 'reconcile-purchases', everySeconds: 30 });
+    expect(schedules(60)).toContainEqual({ task: 'reconcile-purchases', everySeconds: 30 });
     const before = Number(await balance(user.client));
     const order = await start(9);
     await visit(order.approval_url, { decision: 'approve' });
     await age(s, order.purchase_id, 31);
-    const worker = startWorker(
-      { ...s.deps, provisioner: createSimulatedDriver(s.deps.db, { installSeconds: 0, deleteSeconds: 0 }) },
-      { concurrency: 1, pollMs: 50, leaseSeconds: 30 },
-    );
+    const worker = startWorker(await createJobDeps(s.deps), {
+      concurrency: 1,
+      pollMs: 50,
+      leaseSeconds: 30,
+      schedules: schedules(60).filter((x) => x.task === 'reconcile-purchases'),
+    });
     try {
       for (let i = 0; i < 100 && (await purchaseRow(s, order.purchase_id))!.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 100));
     } finally {

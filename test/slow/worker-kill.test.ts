@@ -8,9 +8,9 @@ import type { AppDeps } from '../../src/server/deps';
 import { addCredits } from '../../src/server/domain/credits';
 import { loadConfig } from '../../src/server/env';
 import { withClaims } from '../../src/server/db/with-claims';
+import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { ROOT } from '../../src/server/paths';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 
@@ -38,6 +38,7 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
     JWT_SECRET: 'worker-kill-secret-that-is-long-enough-0123456789',
     ENCRYPTION_KEY: 'worker-kill-encryption-key-long-enough-0123456789',
     PROVISION_INSTALL_SECONDS: '3',
+    INSTALL_SETTLE_SECONDS: '0',
     JOB_LEASE_SECONDS: '2',
     WORKER_POLL_MS: '100',
     LOG_LEVEL: 'info',
@@ -106,11 +107,11 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
     await sleep(800); // inside the 3-second install
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(await q('select is_installed from private.services where id = $1', [serviceId])).toEqual([{ is_installed: false }]);
+    expect(await q('select state from private.services where id = $1', [serviceId])).toEqual([{ state: 'installing' }]);
 
     const second = await spawnWorker();
     await until('the service to be active', async () =>
-      (await q<{ is_installed: boolean }>('select is_installed from private.services where id = $1', [serviceId]))[0]!.is_installed,
+      (await q<{ state: string }>('select state from private.services where id = $1', [serviceId]))[0]!.state === 'active',
     );
     expect(await q(`select status, attempts from nodeharbor.jobs where task = 'install-service'`)).toEqual([{ status: 'done', attempts: 2 }]);
     expect(await q('select installs from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toEqual([{ installs: 1 }]);
@@ -127,8 +128,7 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
     const payload = { serviceId, period };
     const jobId = (await enqueue(deps.db, renewService.name, payload, { key: `renew-service:${serviceId}:${period}` }))!;
     expect((await deps.db.transaction((tx) => claim(tx, 'the-killed-worker', 10, 2))).claimed.map((j) => j.id)).toEqual([jobId]);
-    const provisioner = createSimulatedDriver(deps.db, { installSeconds: 0, deleteSeconds: 0 });
-    await renewService.run(payload, { ...deps, provisioner });
+    await renewService.run(payload, await createJobDeps(deps));
 
     const third = await spawnWorker();
     await until('the renewal job to be taken over', async () =>

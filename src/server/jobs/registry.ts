@@ -1,6 +1,7 @@
 import type { Task } from './task';
 import { installService } from './tasks/install-service';
 import { pruneJobs } from './tasks/prune-jobs';
+import { reconcileNodesTask } from './tasks/reconcile-nodes';
 import { reconcilePurchases } from './tasks/reconcile-purchases';
 import { renewService } from './tasks/renew-service';
 import { renewalSweep } from './tasks/renewal-sweep';
@@ -11,13 +12,36 @@ import { uninstallService } from './tasks/uninstall-service';
 
 /** Every task a worker runs, by name (the name stored in nodeharbor.jobs.task). */
 export const taskRegistry: ReadonlyMap<string, Task> = new Map(
-  [sendEmail, installService, uninstallService, stopService, startService, renewalSweep, renewService, pruneJobs, reconcilePurchases].map(
+  [
+    sendEmail,
+    installService,
+    uninstallService,
+    stopService,
+    startService,
+    renewalSweep,
+    renewService,
+    pruneJobs,
+    reconcilePurchases,
+    reconcileNodesTask,
+  ].map(
     (t) => [t.name, t as Task],
   ),
 );
 
-/** Recurring tasks: each is enqueued once per period, keyed by the period's start, however many workers run. */
-export const schedules: readonly { task: string; everySeconds: number }[] = [
+export type Schedule = { task: string; everySeconds: number };
+
+/**
+ * Recurring tasks: each is enqueued once per period, keyed by the period's start, however many
+ * workers run. The nodes' reconciler runs every RECONCILE_INTERVAL_SECONDS.
+ */
+export function schedules(reconcileIntervalSeconds: number): Schedule[] {
+  return [
+    ...fixedSchedules,
+    { task: reconcileNodesTask.name, everySeconds: reconcileIntervalSeconds },
+  ];
+}
+
+const fixedSchedules: readonly Schedule[] = [
   { task: renewalSweep.name, everySeconds: 60 },
   { task: pruneJobs.name, everySeconds: 3600 },
   // Pending purchases older than 30 s are asked about every 30 s: credited well within 120 s.

@@ -1,15 +1,16 @@
 import type { Queryable } from '../db/database';
 
+/** A service's state (public.service_state): the one column its life is told by. */
+export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
+
 /** A service as the lifecycle tasks see it, with its owner's address and its plan's price. */
 export type ServiceRow = {
   id: string;
   name: string;
   product_id: string | null;
   renews_at: Date | null;
-  expired: boolean;
-  is_installed: boolean;
-  is_deleting: boolean;
-  is_deleted: boolean;
+  state: ServiceState;
+  state_changed_at: Date;
   email: string | null;
   price: string | null;
   balance: string;
@@ -17,7 +18,7 @@ export type ServiceRow = {
 
 export async function findService(q: Queryable, serviceId: string): Promise<ServiceRow | undefined> {
   const { rows } = await q.query<ServiceRow>(
-    `select s.id, s.name, s.product_id, s.renews_at, s.expired, s.is_installed, s.is_deleting, s.is_deleted,
+    `select s.id, s.name, s.product_id, s.renews_at, s.state::text as state, s.state_changed_at,
             u.email, p.price, coalesce(c.balance, 0) as balance
        from private.services s
        join auth.users u on u.id = s.user_id

@@ -3,10 +3,18 @@ import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
 import type { Mailer } from '../mail/mailer';
 import type { PaymentProvider } from '../payments/provider';
+import type { NodeSettings } from '../provisioning/node-settings';
 import type { Provisioner } from '../provisioning/provisioner';
 
 /** What a task handler may use. */
-export type JobDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; payments: PaymentProvider };
+export type JobDeps = {
+  db: Database;
+  logger: Logger;
+  mailer: Mailer;
+  provisioner: Provisioner;
+  nodes: NodeSettings;
+  payments: PaymentProvider;
+};
 
 /**
  * One kind of job: its payload is checked with `payload` before `run` sees it. Jobs are

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { claim, complete, extendLeases, fail, type ClaimedJob } from './queue';
-import { schedules as defaultSchedules, taskRegistry } from './registry';
+import { taskRegistry, type Schedule } from './registry';
 import type { JobDeps, Task } from './task';
 
 export type WorkerOptions = {
@@ -13,7 +13,8 @@ export type WorkerOptions = {
   /** How long a claimed job stays this worker's without a heartbeat; then another may take it. */
   leaseSeconds: number;
   tasks?: ReadonlyMap<string, Task>;
-  schedules?: readonly { task: string; everySeconds: number }[];
+  /** Recurring tasks (registry.ts's schedules()). */
+  schedules: readonly Schedule[];
 };
 
 export type Worker = {
@@ -33,7 +34,6 @@ const SCHEDULE_EVERY_MS = 10_000;
 export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const tasks = opts.tasks ?? taskRegistry;
-  const schedules = opts.schedules ?? defaultSchedules;
   const running = new Map<number, Promise<void>>();
   let stopping = false;
   let wake: (() => void) | undefined;
@@ -88,7 +88,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       let claimed = 0;
       try {
         if (Date.now() >= nextScheduleAt) {
-          await enqueueSchedules(deps.db, schedules);
+          await enqueueSchedules(deps.db, opts.schedules);
           nextScheduleAt = Date.now() + SCHEDULE_EVERY_MS;
         }
         const free = opts.concurrency - running.size;
@@ -137,7 +137,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
 }
 
 /** Enqueues each recurring task for the current period, keyed by the period's start in the database's clock. */
-async function enqueueSchedules(q: Queryable, schedules: readonly { task: string; everySeconds: number }[]): Promise<void> {
+async function enqueueSchedules(q: Queryable, schedules: readonly Schedule[]): Promise<void> {
   for (const s of schedules) {
     await q.query(
       `select nodeharbor.enqueue_job($1, '{}', $1 || ':' || to_char(b at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'), b)

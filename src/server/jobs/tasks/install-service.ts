@@ -1,17 +1,16 @@
 import { z } from 'zod';
-import { findService, recordGaveUp } from '../service-row';
+import { failInstallation, installNode } from '../../provisioning/install-node';
+import { findService } from '../service-row';
 import { defineTask } from '../task';
 
-/** Installing → active: installs the node, then marks the service installed (both idempotent). */
+/** Installing → active, or failed with the engine's reason (provisioning/install-node.ts). */
 export const installService = defineTask({
   name: 'install-service',
   payload: z.object({ serviceId: z.uuid() }),
-  async run({ serviceId }, { db, provisioner }) {
-    const svc = await findService(db, serviceId);
-    // Installed already (a repeated job), or deleted since: nothing to do.
-    if (!svc || svc.is_installed || svc.is_deleted || svc.is_deleting) return;
-    await provisioner.install({ serviceId, productId: svc.product_id });
-    await db.query('select private.complete_service_installation($1)', [serviceId]);
+  run: ({ serviceId }, deps) => installNode(deps, serviceId),
+  // The engine could not even be asked, attempt after attempt: the owner is told, and may retry.
+  async onFailed({ serviceId }, deps, error) {
+    if ((await findService(deps.db, serviceId))?.state !== 'installing') return;
+    await failInstallation(deps, serviceId, `The node could not be installed: ${error}`);
   },
-  onFailed: recordGaveUp('install_failed'),
 });

@@ -19,7 +19,7 @@ export const renewalSweep = defineTask({
   async run(_payload, { db, mailer }) {
     const due = await db.query<{ id: string; renews_at: Date }>(
       `select s.id, s.renews_at from private.services s
-        where s.renews_at <= now() and not s.expired and not s.is_deleted and not s.is_deleting
+        where s.state = 'active' and s.renews_at <= now()
         order by s.renews_at limit $1`,
       [BATCH],
     );
@@ -34,7 +34,7 @@ export const renewalSweep = defineTask({
          join public.products p on p.id = s.product_id
          join public.user_credits c on c.user_id = s.user_id
         where s.renews_at > now() and s.renews_at <= now() + make_interval(days => $1)
-          and not s.expired and not s.is_deleted and not s.is_deleting
+          and s.state = 'active'
           and p.renew_interval is not null and p.price > c.balance and u.email is not null
         order by s.renews_at limit $2`,
       [WARN_DAYS, BATCH],

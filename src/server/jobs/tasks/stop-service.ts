@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { findService, recordEvent, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
-/** Stops the node of an expired service. */
+/** Stops the node of an expired service: 0 replicas, the node and its secret kept for an extension. */
 export const stopService = defineTask({
   name: 'stop-service',
   payload: z.object({ serviceId: z.uuid() }),
   async run({ serviceId }, { db, provisioner }) {
     const svc = await findService(db, serviceId);
     // Extended again before this job ran: the node keeps running.
-    if (!svc || !svc.expired) return;
+    if (svc?.state !== 'expired') return;
     if ((await provisioner.status(serviceId)) !== 'running') return;
     await provisioner.stop(serviceId);
     await recordEvent(db, serviceId, 'stopped');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expiryMail } from './expiry';
+import { installFailedMail } from './install-failed';
 import { lowBalanceMail } from './low-balance';
 import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
@@ -19,6 +20,7 @@ describe('mail templates', () => {
       expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
       lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5' }),
+      installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
     ];
     for (const m of mails) {
       expect(m.to).toBe(to);

@@ -1,0 +1,68 @@
+import type { Database } from '../db/database';
+import type { Logger } from '../http/logger';
+import { findService } from '../jobs/service-row';
+import type { Mailer } from '../mail/mailer';
+import { installFailedMail } from '../mail/templates/install-failed';
+import type { NodeSettings } from './node-settings';
+import { NodeCannotRun, nodeSpecOf } from './node-spec';
+import type { Provisioner } from './provisioner';
+
+export type InstallDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Installing → active or failed. Creates the node (the driver finds an existing one by label
+ * first), then waits until its task has run for the settle window. A node that keeps failing, or
+ * has not run INSTALL_TIMEOUT_SECONDS after the installation began (counted from the state's
+ * change, so a worker that takes over a killed one's job does not start the clock again), fails
+ * the installation. The caller's job keeps its lease alive meanwhile (the worker's heartbeat).
+ * An engine that cannot be reached is thrown, so that the job is retried.
+ */
+export async function installNode(deps: InstallDeps, serviceId: string): Promise<void> {
+  const { db, provisioner, nodes } = deps;
+  const svc = await findService(db, serviceId);
+  if (svc?.state !== 'installing') return;
+  const deadline = svc.state_changed_at.getTime() + nodes.installTimeoutSeconds * 1000;
+  try {
+    await provisioner.install(await nodeSpecOf(db, serviceId, nodes.images));
+  } catch (e) {
+    if (e instanceof NodeCannotRun) return failInstallation(deps, serviceId, e.message);
+    throw e;
+  }
+  const pollMs = Math.max(100, Math.min(1000, nodes.settleSeconds * 250));
+  for (;;) {
+    const health = await provisioner.health(serviceId);
+    if (health.state === 'running' && Date.now() - health.since.getTime() >= nodes.settleSeconds * 1000) {
+      await db.query('select private.complete_service_installation($1)', [serviceId]);
+      return;
+    }
+    if (health.state === 'failing') return failInstallation(deps, serviceId, health.reason);
+    if (Date.now() >= deadline) {
+      const why = health.state === 'starting' && health.reason ? `: ${health.reason}` : '';
+      return failInstallation(deps, serviceId, `The node did not start within ${nodes.installTimeoutSeconds} seconds${why}`);
+    }
+    await sleep(pollMs);
+  }
+}
+
+/**
+ * Removes what the engine has of the node, so that it does not flap, then records the failure
+ * with its reason and mails the owner, once (the state changes once).
+ */
+export async function failInstallation(deps: InstallDeps, serviceId: string, reason: string): Promise<void> {
+  const { db, provisioner, mailer, logger } = deps;
+  await provisioner.uninstall(serviceId);
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2) as changed', [
+      serviceId,
+      reason,
+    ]);
+    if (!rows[0]?.changed) return;
+    const svc = await findService(tx, serviceId);
+    logger.warn('installation failed', { service: serviceId, reason });
+    if (!svc?.email) return;
+    const mail = installFailedMail({ to: svc.email, name: svc.name, reason });
+    await mailer.queue(tx, mail, { key: `install-failed:${serviceId}:${svc.state_changed_at.toISOString()}` });
+  });
+}

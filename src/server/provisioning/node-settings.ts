@@ -1,0 +1,9 @@
+/** How the worker runs nodes, from the environment (README, Running real nodes). */
+export type NodeSettings = {
+  /** NODE_IMAGES: base_product_code → image, over the image on the product's row. */
+  images: Readonly<Record<string, string>>;
+  /** A node that has not run by then is a failed installation. */
+  installTimeoutSeconds: number;
+  /** How long a node's task must have run before its service is active. */
+  settleSeconds: number;
+};
