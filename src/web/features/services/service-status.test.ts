@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedReason, displayStatus, intervalLabel, maskKey } from './service-status';
+import { blockedReason, displayStatus, intervalLabel, isChanging, maskKey } from './service-status';
 
 describe('service display status (spec §4)', () => {
   it('puts deleting first, then installing, then active or expired', () => {
@@ -7,6 +7,39 @@ describe('service display status (spec §4)', () => {
     expect(displayStatus({ is_deleting: false, is_installed: false, expired: true })).toBe('installing');
     expect(displayStatus({ is_deleting: false, is_installed: true, expired: false })).toBe('active');
     expect(displayStatus({ is_deleting: false, is_installed: true, expired: true })).toBe('expired');
+  });
+
+  it('takes the state when the server sends one, whatever the booleans say', () => {
+    // The view's booleans for each state (migration 0014): a failed service is not installed.
+    const flags = { is_deleting: false, is_installed: false, expired: false };
+    expect(displayStatus({ ...flags, state: 'failed' })).toBe('failed');
+    expect(displayStatus({ ...flags, state: 'installing' })).toBe('installing');
+    expect(displayStatus({ ...flags, is_installed: true, state: 'active' })).toBe('active');
+    expect(displayStatus({ ...flags, is_installed: true, expired: true, state: 'expired' })).toBe('expired');
+    expect(displayStatus({ ...flags, is_installed: true, is_deleting: true, state: 'deleting' })).toBe('deleting');
+  });
+
+  it('shows a suspended service as expired, a deleted one as deleting, and an unknown state by its booleans', () => {
+    const flags = { is_deleting: false, is_installed: true, expired: true };
+    expect(displayStatus({ ...flags, state: 'suspended' })).toBe('expired');
+    expect(displayStatus({ ...flags, state: 'deleted' })).toBe('deleting');
+    // A state this build does not know yet, or none at all: the spec's booleans decide.
+    expect(displayStatus({ ...flags, state: 'hibernating' as never })).toBe('expired');
+    expect(displayStatus({ ...flags, state: 'toString' as never })).toBe('expired');
+    expect(displayStatus({ ...flags, state: null })).toBe('expired');
+  });
+
+  it('polls while installing or deleting, not once an installation has failed', () => {
+    expect(isChanging('installing')).toBe(true);
+    expect(isChanging('deleting')).toBe(true);
+    expect(isChanging('failed')).toBe(false);
+    expect(isChanging('active')).toBe(false);
+    expect(isChanging('expired')).toBe(false);
+  });
+
+  it('offers no Extend on a failed installation, but Delete', () => {
+    expect(blockedReason('failed', 'extend')).toBe('Cannot extend, installation failed');
+    expect(blockedReason('failed', 'delete')).toBeNull();
   });
 
   it('blocks Extend and Delete while installing or deleting, with the spec tooltips', () => {

@@ -1,20 +1,46 @@
-import type { Service } from './api/types';
+import type { Service, ServiceState } from './api/types';
 
-export type DisplayStatus = 'deleting' | 'installing' | 'active' | 'expired';
+export type DisplayStatus = 'deleting' | 'installing' | 'failed' | 'active' | 'expired';
 
-/** Spec §4: deleting wins, then installing, then active or expired. */
-export function displayStatus(s: Pick<Service, 'is_deleting' | 'is_installed' | 'expired'>): DisplayStatus {
+/**
+ * What each state shows. Suspended is shown as expired, as the view's booleans have it; a deleted
+ * service (not listed, but a late answer may carry one) as deleting: it is on its way to trash.
+ */
+const STATUS_OF_STATE: Record<ServiceState, DisplayStatus> = {
+  installing: 'installing',
+  active: 'active',
+  failed: 'failed',
+  suspended: 'expired',
+  expired: 'expired',
+  deleting: 'deleting',
+  deleted: 'deleting',
+};
+
+/**
+ * From the state when the server sends a known one; otherwise from the booleans of spec §4:
+ * deleting wins, then installing, then active or expired.
+ */
+export function displayStatus(s: Pick<Service, 'state' | 'is_deleting' | 'is_installed' | 'expired'>): DisplayStatus {
+  if (s.state && Object.hasOwn(STATUS_OF_STATE, s.state)) return STATUS_OF_STATE[s.state];
   if (s.is_deleting) return 'deleting';
   if (!s.is_installed) return 'installing';
   return s.expired ? 'expired' : 'active';
 }
 
+/** The server is moving it along (installing, deleting): the list polls until it settles. */
+export const isChanging = (status: DisplayStatus): boolean => status === 'installing' || status === 'deleting';
+
 /** Why Extend or Delete is disabled right now, or null when it is not (spec §4 tooltips). */
 export function blockedReason(status: DisplayStatus, action: 'extend' | 'delete'): string | null {
   if (status === 'deleting') return 'Service is currently being deleted...';
   if (status === 'installing') return `Cannot ${action}, service is currently installing...`;
+  // Its paid period has not started: there is nothing to extend (extend_service_expiration says the same).
+  if (status === 'failed' && action === 'extend') return 'Cannot extend, installation failed';
   return null;
 }
+
+/** Said wherever an order is paid for: the create dialog, the status guide and the home page's FAQ. */
+export const PAID_FROM_FIRST_RUN = 'The paid period starts when your node first runs, so a failed installation costs nothing.';
 
 /** The last 4 characters, the rest hidden. */
 export function maskKey(key: string, visible: number): string {

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { displayStatus, isChanging } from '../service-status';
 import type { Service } from './types';
 
-/** Poll while something changes on the server side (install, delete) so statuses move without a reload. */
+/** Poll while something changes on the server side (install, delete) so statuses move without a reload; a failed install waits for Retry. */
 const BUSY_POLL_MS = 3000;
 
 export async function getServices(): Promise<Service[]> {
@@ -20,7 +21,7 @@ export const servicesQueryOptions = () =>
   queryOptions({
     queryKey: ['services'],
     queryFn: getServices,
-    refetchInterval: (q) => (q.state.data?.some((s) => s.is_deleting || !s.is_installed) ? BUSY_POLL_MS : false),
+    refetchInterval: (q) => (q.state.data?.some((s) => isChanging(displayStatus(s))) ? BUSY_POLL_MS : false),
   });
 
 export function useServices() {

@@ -1,3 +1,6 @@
+/** A service's life (migration 0014); suspended is reserved, nothing moves a service there yet. */
+export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
+
 /** A service as the services view shows it to its owner (spec §3). */
 export type Service = {
   id: string;
@@ -12,6 +15,10 @@ export type Service = {
   is_installed: boolean;
   is_deleting: boolean;
   is_deleted: boolean;
+  /** The one state the booleans above are derived from; absent from older answers. */
+  state?: ServiceState | null;
+  /** The engine's reason, while the state is failed. */
+  provisioning_error?: string | null;
 };
 
 export type Product = {
