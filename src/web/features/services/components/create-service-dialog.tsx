@@ -14,7 +14,7 @@ import { useCreateService } from '../api/create-service';
 import { useProducts } from '../api/get-products';
 import { useUnusedServices } from '../api/get-unused-services';
 import { notifyServiceEvent } from '../api/notify-service-event';
-import { intervalLabel } from '../service-status';
+import { intervalLabel, PAID_FROM_FIRST_RUN } from '../service-status';
 
 type Values = { name: string; apiKey: string; productId: string };
 const EMPTY: Values = { name: '', apiKey: '', productId: '' };
@@ -120,7 +120,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         )}
       </FormField>
 
-      <fieldset className="space-y-2">
+      <fieldset className="space-y-2" aria-describedby="service-paid-period">
         <legend className="text-sm font-medium">Service Plan</legend>
         {products.data.map((p) => (
           <label
@@ -142,6 +142,9 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
             </span>
           </label>
         ))}
+        <p id="service-paid-period" className="text-xs text-muted-foreground">
+          {PAID_FROM_FIRST_RUN}
+        </p>
       </fieldset>
 
       <InputField

@@ -7,6 +7,7 @@ import { blockedReason, displayStatus } from '../service-status';
 import { DeleteServiceDialog } from './delete-service-dialog';
 import { ExtendServiceDialog } from './extend-service-dialog';
 import { MaskedKey } from './masked-key';
+import { RetryInstallButton } from './retry-install-button';
 import { RenewalBadge, StatusBadge } from './status-badges';
 
 export type ServicesLayout = 'list' | 'grid';
@@ -28,9 +29,15 @@ export function ServiceCard({ service, product, userEmail, layout }: { service: 
           {service.renews_at && !Number.isNaN(Date.parse(service.renews_at)) && <> · Paid until {f.date(service.renews_at)}</>}
         </p>
         {service.description && <p className="text-sm">{service.description}</p>}
+        {status === 'failed' && service.provisioning_error && (
+          <p className="break-words rounded-md border border-destructive/40 p-2 text-sm">
+            <span className="font-medium text-destructive">Reason:</span> {service.provisioning_error}
+          </p>
+        )}
         <MaskedKey value={service.api_key} label={keyLabel} />
       </div>
       <div className="flex shrink-0 gap-2">
+        {status === 'failed' && <RetryInstallButton service={service} />}
         {product && service.renews_at && <ExtendServiceDialog service={service} product={product} blocked={blockedReason(status, 'extend')} />}
         <DeleteServiceDialog service={service} userEmail={userEmail} blocked={blockedReason(status, 'delete')} />
       </div>

@@ -11,6 +11,7 @@ export function StatusBadge({ status }: { status: DisplayStatus }) {
         <LoaderCircle className="size-3 animate-spin" aria-hidden="true" /> Installing
       </Badge>
     );
+  if (status === 'failed') return <Badge variant="destructive">Installation failed</Badge>;
   if (status === 'expired') return <Badge variant="secondary">Expired</Badge>;
   return <Badge variant="success">Active</Badge>;
 }

@@ -2,6 +2,7 @@ import { INSTALL_MINUTES } from '@shared/constants';
 import { HelpCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { PAID_FROM_FIRST_RUN } from '../service-status';
 import { StatusBadge } from './status-badges';
 
 export function StatusGuideDialog() {
@@ -19,6 +20,12 @@ export function StatusGuideDialog() {
         <div>
           <dt><StatusBadge status="installing" /></dt>
           <dd className="mt-1 text-muted-foreground">Your node is being set up. This takes up to {INSTALL_MINUTES} minutes.</dd>
+        </div>
+        <div>
+          <dt><StatusBadge status="failed" /></dt>
+          <dd className="mt-1 text-muted-foreground">
+            Your node could not start; the reason is shown on the service. Retry the installation, or delete the service. {PAID_FROM_FIRST_RUN}
+          </dd>
         </div>
         <div>
           <dt><StatusBadge status="active" /></dt>

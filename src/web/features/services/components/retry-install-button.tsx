@@ -1,0 +1,26 @@
+import { INSTALL_MINUTES } from '@shared/constants';
+import { RotateCcw } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/lib/toast';
+import { useRetryServiceInstallation } from '../api/retry-service-installation';
+import type { Service } from '../api/types';
+
+/** Retry on a service whose installation failed: back to Installing, nothing charged. */
+export function RetryInstallButton({ service }: { service: Service }) {
+  const retry = useRetryServiceInstallation();
+  const onClick = async () => {
+    try {
+      await retry.mutateAsync(service.id);
+      toast.success('Installation restarted', `${service.name} is being set up again. This takes up to ${INSTALL_MINUTES} minutes.`);
+    } catch (e) {
+      // The server's own refusal (it has an SQLSTATE code) says why; a lost request does not.
+      const err = e as { message?: string; code?: string };
+      toast.error(err.code && err.message ? err.message : 'Failed to retry the installation');
+    }
+  };
+  return (
+    <Button variant="outline" size="sm" disabled={retry.isPending} aria-label={`Retry ${service.name}`} onClick={() => void onClick()}>
+      <RotateCcw className="size-4" aria-hidden="true" /> {retry.isPending ? 'Retrying...' : 'Retry'}
+    </Button>
+  );
+}
