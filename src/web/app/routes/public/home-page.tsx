@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Tabs } from '@/components/ui/tabs';
 import { FaqList } from '@/components/layout/faq-list';
 import { paths } from '@/config/paths';
+import { PAID_FROM_FIRST_RUN } from '@/features/services/service-status';
 import { faqLd, organizationLd, Seo, websiteLd } from '@/lib/seo';
 
 const features = [
@@ -33,6 +34,10 @@ export const homeFaq = [
   {
     q: 'How long does deployment take?',
     a: 'Your node is deployed within minutes of ordering. Installation finishes within about 10 minutes, and the dashboard shows its progress.',
+  },
+  {
+    q: 'What if my node fails to install?',
+    a: `${PAID_FROM_FIRST_RUN} The dashboard shows why it failed, and you can retry the installation or delete the service.`,
   },
   {
     q: 'Is uptime guaranteed?',
