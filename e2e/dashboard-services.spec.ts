@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { expectText, expectToast, serverError } from './helpers/page-tools';
+import { expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;
@@ -25,6 +25,21 @@ async function workerFinishes(op: 'complete_service_installation' | 'complete_se
     if (error) throw error;
   }
 }
+
+/**
+ * The worker's verdict on a node that cannot run: the same function the worker calls
+ * (installing → failed, with the engine's reason and an install_failed event).
+ */
+async function workerFails(name: string, reason: string) {
+  const { rows } = await app.server.deps.db.query<{ changed: boolean | null }>(
+    'select private.fail_service_installation(id, $2) as changed from private.services where name = $1',
+    [name, reason],
+  );
+  if (!rows.length || !rows.every((r) => r.changed)) throw new Error(`${name} was not installing`);
+}
+
+const stateOf = async (name: string) =>
+  (await app.server.deps.db.query<{ state: string }>('select state::text from private.services where name = $1', [name])).rows[0]?.state;
 
 async function newServiceDialog(page: Page) {
   await page.getByRole('button', { name: 'New Service' }).click();
@@ -53,6 +68,8 @@ async function journey(viewport: Viewport) {
 
   // Every create message of spec §5 on the way to a valid form.
   let dialog = await newServiceDialog(page);
+  // Beside the prices: what a failed installation costs.
+  await dialog.getByText('The paid period starts when your node first runs, so a failed installation costs nothing.').waitFor();
   const name = dialog.getByLabel('Service Name');
   await expectText(page, '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _');
   for (const [value, message] of [
@@ -246,6 +263,103 @@ describe('services journey', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows a failed installation with its reason, retries it through the real RPC, and deletes one', async () => {
+    const user = await createTestUser(app.server, { credits: 20 });
+    for (const name of ['broken-1', 'broken-2']) {
+      const { error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+      if (error) throw error;
+    }
+    const reason = 'No such image: nodeharbor/townstar-node:1';
+    await workerFails('broken-1', reason);
+    await workerFails('broken-2', 'task: non-zero exit (1)');
+
+    const { page, context, errors } = await app.newPage(DESKTOP);
+    const listReads: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/rest/v1/services') listReads.push(r.url());
+    });
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Services');
+    const card = page.getByRole('article', { name: 'broken-1' });
+    for (const layout of ['Grid view', 'List view']) {
+      await page.getByRole('button', { name: layout }).click();
+      await card.getByText('Installation failed', { exact: true }).waitFor();
+      await expect(card.getByText(`Reason: ${reason}`).count()).resolves.toBe(1);
+      await card.getByRole('button', { name: 'Retry broken-1' }).waitFor();
+      await expect(card.getByRole('button', { name: 'Delete broken-1' }).isEnabled()).resolves.toBe(true);
+    }
+    // Extend waits until the node has run: its paid period has not started.
+    await expect(card.getByRole('button', { name: 'Extend broken-1' }).isDisabled()).resolves.toBe(true);
+    await card.getByLabel('Cannot extend, installation failed').hover();
+    await expect(page.getByRole('tooltip').innerText()).resolves.toBe('Cannot extend, installation failed');
+    // Nothing is moving: the list does not poll (it polls every 3 s while something is).
+    const readsBefore = listReads.length;
+    await page.waitForTimeout(4_000);
+    expect(listReads.length).toBe(readsBefore);
+
+    await page.getByRole('button', { name: 'What do these statuses mean?' }).click();
+    const guide = page.getByRole('dialog', { name: 'Service statuses' });
+    await guide.getByText('Installation failed', { exact: true }).waitFor();
+    await guide
+      .getByText(
+        'Your node could not start; the reason is shown on the service. Retry the installation, or delete the service. The paid period starts when your node first runs, so a failed installation costs nothing.',
+      )
+      .waitFor();
+    await page.keyboard.press('Escape');
+
+    // Retry: pending, then installing again, and the list polls again until the node runs.
+    const retryRpc = '**/rest/v1/rpc/retry_service_installation';
+    const release = await holdRequests(page, retryRpc);
+    await card.getByRole('button', { name: 'Retry broken-1' }).click();
+    await card.getByText('Retrying...').waitFor();
+    release();
+    await expectToast(page, 'Installation restarted', 'broken-1 is being set up again. This takes up to 10 minutes.');
+    await page.unroute(retryRpc);
+    await card.getByText('Installing').waitFor();
+    await expect(card.getByText(/^Reason:/).count()).resolves.toBe(0);
+    await expect(card.getByRole('button', { name: 'Retry broken-1' }).count()).resolves.toBe(0);
+    expect(await stateOf('broken-1')).toBe('installing');
+    const events = await app.server.deps.db.query<{ event: string }>(
+      `select e.event from public.service_events e join private.services s on s.id = e.service_id where s.name = 'broken-1' order by e.id`,
+    );
+    expect(events.rows.map((r) => r.event).slice(-2)).toEqual(['install_failed', 'retry_requested']);
+    await workerFinishes('complete_service_installation', 'broken-1');
+    await card.getByText('Active').waitFor({ timeout: 15_000 });
+
+    // Retried meanwhile from elsewhere: the server's refusal is shown, and the list catches up.
+    const other = page.getByRole('article', { name: 'broken-2' });
+    const { data: broken2 } = await user.client.from('services').select('id').eq('name', 'broken-2').single();
+    expect((await user.client.rpc('retry_service_installation', { p_service_id: broken2!.id })).error).toBeNull();
+    await other.getByRole('button', { name: 'Retry broken-2' }).click();
+    await expectToast(page, 'Only a service whose installation failed can be retried');
+    await other.getByText('Installing').waitFor();
+    // It fails again while the page polls: shown without a reload.
+    await workerFails('broken-2', 'task: non-zero exit (1)');
+    await other.getByText('Reason: task: non-zero exit (1)').waitFor({ timeout: 15_000 });
+
+    // A lost request: nothing from the server to show.
+    const retryPath = (url: URL) => url.pathname === '/rest/v1/rpc/retry_service_installation';
+    await context.route(retryPath, (r) => r.abort());
+    await other.getByRole('button', { name: 'Retry broken-2' }).click();
+    await expectToast(page, 'Failed to retry the installation');
+    await context.unroute(retryPath);
+
+    // Delete from failed: to trash, and the paid slot waits in Billing to be reused.
+    await other.getByRole('button', { name: 'Delete broken-2' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete broken-2?' });
+    await confirm.getByLabel('I understand this action cannot be undone').check();
+    await confirm.getByRole('button', { name: 'Delete Service' }).click();
+    await expectToast(page, 'Service Deleted', 'The service has been moved to trash.');
+    await other.getByText('Deleting').waitFor();
+    await workerFinishes('complete_service_deletion', 'broken-2');
+    await expect.poll(() => other.count(), { timeout: 15_000 }).toBe(0);
+    await openSection(page, 'Billing');
+    await page.getByRole('region', { name: 'Unused Purchased Services' }).getByRole('cell', { name: 'broken-2' }).waitFor();
+
+    // On purpose: the refused retry (SQLSTATE 55000, which PostgREST answers with 500) and the aborted one.
+    expect(errors.filter((e) => !e.includes('status of 500') && !e.includes('net::ERR_FAILED'))).toEqual([]);
+  });
+
   it('says so when services, plans or the creation fail', async () => {
     const user = await createTestUser(app.server, { credits: 20 });
     const { page, context } = await app.newPage(DESKTOP);
@@ -290,7 +404,7 @@ describe('services journey', () => {
       await workerFinishes('complete_service_installation', name);
     }
     await app.server.deps.db.query(`update private.services set renews_at = now() + interval '30 days' where name = 'once-1'`);
-    await app.server.deps.db.query(`update private.services set renews_at = now() - interval '2 days', expired = true where name = 'lapsed'`);
+    await app.server.deps.db.query(`update private.services set renews_at = now() - interval '2 days', state = 'expired' where name = 'lapsed'`);
 
     const { page, context } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
