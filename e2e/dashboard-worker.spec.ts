@@ -37,3 +37,36 @@ it('shows a service installing, then active, then deleting and gone, as the work
   await openSection(page, 'Billing');
   await expectText(page, 'by-worker');
 });
+
+it('shows an installation the worker could not run as failed, with the reason, and installs it on Retry once the plan is fixed', async () => {
+  // A plan whose node has no image: the worker cannot run it, whatever the engine.
+  const plan = '00000000-0000-4000-8000-0000000000bb';
+  await app.server.deps.db.query(
+    `insert into public.products (id, name, price, is_active, renew_interval, base_product_code, node_image)
+     values ($1, 'Imageless', 0, true, '1 MONTH', 'IMAGELESS', null)`,
+    [plan],
+  );
+  const user = await createTestUser(app.server);
+  const { page } = await app.newPage();
+  await signIn(page, app.url, user.email, user.password);
+  await openSection(page, 'Services');
+  await page.getByRole('button', { name: 'New Service' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Service' });
+  await dialog.getByLabel('Service Name').fill('no-image');
+  await dialog.getByRole('radio', { name: /^Imageless/ }).check();
+  await dialog.getByLabel('API Key', { exact: true }).fill(GALA_KEY);
+  await dialog.getByRole('button', { name: 'Create Service' }).click();
+  // Created as installing, so the list polls, and shows the worker's verdict without a reload.
+  const card = page.getByRole('article', { name: 'no-image' });
+  await card.getByText('Installation failed', { exact: true }).waitFor({ timeout: 20_000 });
+  await card.getByText('Reason: No node image is configured for IMAGELESS.').waitFor();
+
+  await app.server.deps.db.query(`update public.products set node_image = 'nodeharbor/test-node:1' where id = $1`, [plan]);
+  await card.getByRole('button', { name: 'Retry no-image' }).click();
+  await card.getByText('Installing').waitFor();
+  await card.getByText('Active').waitFor({ timeout: 20_000 });
+  const events = await app.server.deps.db.query<{ event: string }>(
+    `select e.event from public.service_events e join private.services s on s.id = e.service_id where s.name = 'no-image' order by e.id`,
+  );
+  expect(events.rows.map((r) => r.event)).toEqual(expect.arrayContaining(['install_failed', 'retry_requested', 'installed']));
+});
