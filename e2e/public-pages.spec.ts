@@ -10,12 +10,23 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
+/** The home page's FAQ: the spec's four questions, and what a failed installation costs (issue 14). */
+const homeQuestions = [
+  'What do I need to get started?',
+  'How long does deployment take?',
+  'What if my node fails to install?',
+  'Is uptime guaranteed?',
+  'How do I pay?',
+];
+const failedInstallAnswer =
+  'The paid period starts when your node first runs, so a failed installation costs nothing. The dashboard shows why it failed, and you can retry the installation or delete the service.';
+
 /** Every public route of spec §2: its heading, and texts and links the spec asks for. */
 const pages: { path: string; h1: string; texts?: string[]; links?: [name: string | RegExp, href: string][] }[] = [
   {
     path: '/',
     h1: 'Your blockchain gaming nodes, hosted and handled',
-    texts: ['Fully Managed Node Operations', 'What do I need to get started?', 'How long does deployment take?', 'Is uptime guaranteed?', 'How do I pay?'],
+    texts: ['Fully Managed Node Operations', ...homeQuestions],
     links: [
       ['Host Gaming Nodes', '/gala-hosting/host-node'],
       ['Learn More', '/about'],
@@ -114,6 +125,23 @@ it('the home page tabs start on Gaming Nodes and switch', async () => {
   await tabs.getByRole('tab', { name: 'Reliability' }).click();
   await expect(tabs.getByRole('tab', { name: 'Reliability' }).getAttribute('aria-selected')).resolves.toBe('true');
   await expect(page.getByRole('tabpanel').count()).resolves.toBe(1);
+});
+
+it('the home page FAQ answers each question on request, the structured data holds the same questions and answers', async () => {
+  const { page } = await visit('/');
+  const faq = page.getByRole('region', { name: 'Frequently asked questions' });
+  const shown = (await faq.locator('summary').allTextContents()).map((t) => t.replace(/\+$/, '').trim());
+  expect(shown).toEqual(homeQuestions);
+  await expect(faq.getByText(failedInstallAnswer).isVisible()).resolves.toBe(false);
+  await faq.getByText('What if my node fails to install?').click();
+  await expect(faq.getByText(failedInstallAnswer).isVisible()).resolves.toBe(true);
+  // What a crawler reads, before any script: the FAQPage of the prerendered page.
+  const html = await (await fetch(`${app.url}/`)).text();
+  const ld = [...html.matchAll(/<script data-seo type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+  const faqLd = ld.find((x) => x['@type'] === 'FAQPage') as { mainEntity: { name: string; acceptedAnswer: { text: string } }[] };
+  expect(faqLd.mainEntity.map((q) => q.name)).toEqual(homeQuestions);
+  expect(faqLd.mainEntity[2]!.acceptedAnswer.text).toBe(failedInstallAnswer);
+  expect(html).toContain(failedInstallAnswer);
 });
 
 it('the dark theme is applied, and kept across a reload', async () => {
