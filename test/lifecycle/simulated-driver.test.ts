@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
+import type { NodeSpec } from '../../src/server/provisioning/provisioner';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { GALA_KEY } from '../helpers/users';
+import { describeProvisioner } from '../provisioning/provisioner-contract';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -12,28 +15,29 @@ afterAll(async () => {
   await t.drop();
 });
 
-it('takes the configured time to install, and installs, stops, starts and removes a node once each', async () => {
+const spec = (serviceId: string): NodeSpec => ({
+  serviceId, userId: randomUUID(), product: 'TOWNSTAR', image: 'nodeharbor/townstar-node:1', cpus: 1, memoryMb: 1024, pool: null, key: GALA_KEY,
+});
+
+describeProvisioner('simulated', async () => ({
+  driver: createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 }),
+  spec,
+  cleanup: async (ids) => {
+    await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
+  },
+}), { runTimeoutMs: 1000 });
+
+it('takes the configured time to install, once, and never stores the key', async () => {
   const driver = createSimulatedDriver(t.db, { installSeconds: 1, deleteSeconds: 0 });
   const serviceId = randomUUID();
-  expect(await driver.status(serviceId)).toBe('absent');
   const started = Date.now();
-  await driver.install({ serviceId, productId: null });
+  await driver.install(spec(serviceId));
   expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-  expect(await driver.status(serviceId)).toBe('running');
   const again = Date.now();
-  await driver.install({ serviceId, productId: null });
+  await driver.install(spec(serviceId));
   expect(Date.now() - again).toBeLessThan(500);
-  const { rows } = await t.db.query('select installs from nodeharbor.simulated_nodes where service_id = $1', [serviceId]);
-  expect(rows).toEqual([{ installs: 1 }]);
-  await driver.stop(serviceId);
-  await driver.stop(serviceId);
-  expect(await driver.status(serviceId)).toBe('stopped');
-  await driver.start(serviceId);
-  expect(await driver.status(serviceId)).toBe('running');
+  const { rows } = await t.db.query('select * from nodeharbor.simulated_nodes where service_id = $1', [serviceId]);
+  expect(rows).toEqual([expect.objectContaining({ installs: 1, state: 'running' })]);
+  expect(JSON.stringify(rows)).not.toContain(GALA_KEY);
   await driver.uninstall(serviceId);
-  await driver.uninstall(serviceId);
-  expect(await driver.status(serviceId)).toBe('absent');
-  // Stopping or starting a node that is not there creates none.
-  await driver.start(serviceId);
-  expect(await driver.status(serviceId)).toBe('absent');
 });
