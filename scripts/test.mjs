@@ -2,9 +2,11 @@
 //  1. unit and API tests on the embedded database (PGlite);
 //  2. whole-process tests: `npm install && npm start` in a fresh clone, SIGKILL durability;
 //  3. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
-//  4. the browser tests in Chromium, when the web app defines them.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+//  4. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers;
+//  5. the browser tests in Chromium, when the web app defines them.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -40,6 +42,43 @@ if (await postgresAnswers()) {
   console.error('Start one (e.g. apt-get install postgresql) or set TEST_DATABASE_URL; .ci/run does this for you.');
   failures.push('server tests on PostgreSQL (no database)');
 }
+
+// A real Docker Engine in Swarm mode, as the Docker driver needs: installed from Debian's packages
+// and started with the storage driver these machines support when none answers (as root).
+const sh = (cmd) => spawnSync('sh', ['-c', cmd], { stdio: 'ignore' }).status === 0;
+const engineAnswers = () => sh('docker info >/dev/null 2>&1');
+async function dockerReady() {
+  const missing = [];
+  if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
+  // The tests' node image is a busybox-static root file system (test/docker/node-image.ts).
+  if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
+  if (missing.length && process.getuid?.() === 0) {
+    step(`install ${missing.join(' and ')}`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
+  } else if (missing.length) {
+    console.error(`\nThe Docker tests need ${missing.join(' and ')}: run \`sudo apt-get install -y ${missing.join(' ')}\`.`);
+    return false;
+  }
+  if (!engineAnswers()) {
+    if (process.getuid?.() !== 0) {
+      console.error('\nThe Docker tests need a Docker Engine: start one (dockerd), or run npm test as root to have it started.');
+      return false;
+    }
+    const log = join(tmpdir(), 'nodeharbor-dockerd.log');
+    const out = openSync(log, 'a');
+    spawn('dockerd', ['--storage-driver=vfs'], { detached: true, stdio: ['ignore', out, out] }).unref();
+    for (let i = 0; i < 60 && !engineAnswers(); i++) await new Promise((r) => setTimeout(r, 500));
+    if (!engineAnswers()) {
+      console.error(`\ndockerd did not answer: see ${log}`);
+      return false;
+    }
+  }
+  if (!sh(`[ "$(docker info --format '{{.Swarm.LocalNodeState}}')" = active ]`)) {
+    step('make the engine a Swarm manager', 'docker', ['swarm', 'init', '--advertise-addr', '127.0.0.1']);
+  }
+  return sh(`[ "$(docker info --format '{{.Swarm.ControlAvailable}}')" = true ]`);
+}
+if (await dockerReady()) step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts']);
+else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
 
 if (pkg.scripts['test:e2e']) {
   if (!existsSync('/usr/bin/chromium')) {

@@ -49,3 +49,25 @@ export async function spawnServer(env: Record<string, string>, opts: { entry?: s
   }
   return { child, url, output: () => out, exited };
 }
+
+/** The worker as `npm run worker` runs it (tsx, from the sources), once it says it started. */
+export async function spawnWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('worker started')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker did not start:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, exited };
+}

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { ROOT } from '../../src/server/paths';
+import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 
 // Several worker processes share one PostgreSQL; the test reads the database while they run.
@@ -62,25 +62,11 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
     await admin.end();
   });
 
-  /** The worker as `npm run worker` runs it (tsx, from the sources), once it says it started. */
-  async function spawnWorker(): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-    let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const deadline = Date.now() + 30_000;
-    while (!out.includes('worker started')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${out}`);
-      await sleep(100);
-    }
-    return { child, exited };
-  }
+  const spawnWorker = async () => {
+    const w = await spawnWorkerProcess(env);
+    children.push(w.child);
+    return w;
+  };
   async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
     const deadline = Date.now() + ms;
     for (;;) {

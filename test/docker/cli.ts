@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+
+/** The Docker CLI's output, trimmed: the tests look at the engine the way an operator would, not through our driver. */
+export function docker(...args: string[]): string {
+  return execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+export function dockerJson<T>(...args: string[]): T {
+  return JSON.parse(docker(...args)) as T;
+}
+
+/** Removes every service and secret labelled with one of these service ids: a test leaves nothing behind. */
+export function removeOurs(serviceIds: readonly string[]): void {
+  for (const id of serviceIds) {
+    for (const kind of ['service', 'secret'] as const) {
+      const found = docker(kind, 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`).split('\n').filter(Boolean);
+      // Services first: a secret in use cannot be removed.
+      if (found.length) execFileSync('docker', [kind, 'rm', ...found], { stdio: 'ignore' });
+    }
+  }
+}
