@@ -1,5 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/server/paths';
 
 describe('starting with a bad configuration', () => {
@@ -16,5 +20,61 @@ describe('starting with a bad configuration', () => {
     expect(r.stderr).toContain('  - DATABASE_URL must be a postgres: or postgresql: URL, got "mysql://root:***@db/x"');
     expect(r.stderr).toMatch(/ {2}- LOG_LEVEL: /);
     expect(r.stderr).not.toContain('secret');
+  });
+});
+
+describe('starting with nodes it cannot run', () => {
+  let dir: string;
+  let engine: Server;
+  let socket: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nh-start-'));
+    socket = join(dir, 'docker.sock');
+    // A stand-in Docker Engine that answers as one outside Swarm mode does.
+    engine = createServer((req, res) => {
+      res.setHeader('content-type', req.url?.includes('_ping') ? 'text/plain' : 'application/json');
+      if (req.url?.includes('_ping')) return res.end('OK');
+      if (req.url?.endsWith('/info')) return res.end(JSON.stringify({ ID: 'x', Swarm: { LocalNodeState: 'inactive', ControlAvailable: false } }));
+      res.statusCode = 404;
+      res.end(JSON.stringify({ message: 'page not found' }));
+    });
+    await new Promise<void>((r) => engine.listen(socket, r));
+  });
+  afterAll(async () => {
+    await new Promise((r) => engine.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Asynchronous: the stand-in engine answers from this process.
+  function start(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'silent', ...env },
+        timeout: 120_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (status) => resolve({ status, stdout, stderr }));
+    });
+  }
+  const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1);
+
+  it('stops with one line saying what to run when no Docker Engine answers, or it is not a Swarm manager, before it prints the admin password', async () => {
+    const none = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${join(dir, 'nothing.sock')}` });
+    expect(none.status).toBe(1);
+    expect(lastLine(none.stderr)).toMatch(/^NodeHarbor failed to start: PROVISIONER=docker: no Docker Engine answers at unix:\/\/.*nothing\.sock/);
+    expect(none.stdout).not.toContain('password');
+    const notManager = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${socket}` });
+    expect(notManager.status).toBe(1);
+    expect(lastLine(notManager.stderr)).toContain('is not a Swarm manager: run `docker swarm init`');
+  });
+
+  it('stops when NODE_IMAGES names a product that does not exist', async () => {
+    const r = await start({ NODE_IMAGES: '{"TOWNSTARX":"registry.example.com/x:1"}' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('NODE_IMAGES names TOWNSTARX, which no product has as its base_product_code (known: MASTERNODE, TOWNSTAR)');
   });
 });

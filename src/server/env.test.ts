@@ -114,3 +114,44 @@ describe('loadConfig', () => {
     ]);
   });
 });
+
+describe('loadConfig: nodes', () => {
+  it('runs the simulated provisioner by default, and reads the Docker variables as the Docker CLI does', () => {
+    expect(loadConfig({})).toMatchObject({
+      provisioner: 'simulated',
+      docker: { host: undefined, tlsVerify: false, certPath: undefined },
+      nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 10 },
+      reconcileIntervalSeconds: 60,
+    });
+    const c = loadConfig({
+      PROVISIONER: 'docker',
+      DOCKER_HOST: 'tcp://swarm.example:2376',
+      DOCKER_TLS_VERIFY: '1',
+      DOCKER_CERT_PATH: '/etc/nodeharbor/docker',
+      NODE_IMAGES: '{"TOWNSTAR":"registry.example.com/townstar-node:1.4"}',
+      INSTALL_TIMEOUT_SECONDS: '120',
+      INSTALL_SETTLE_SECONDS: '0',
+      RECONCILE_INTERVAL_SECONDS: '5',
+    });
+    expect(c).toMatchObject({
+      provisioner: 'docker',
+      docker: { host: 'tcp://swarm.example:2376', tlsVerify: true, certPath: '/etc/nodeharbor/docker' },
+      nodes: { images: { TOWNSTAR: 'registry.example.com/townstar-node:1.4' }, installTimeoutSeconds: 120, settleSeconds: 0 },
+      reconcileIntervalSeconds: 5,
+    });
+  });
+
+  it('refuses an unknown provisioner, a DOCKER_HOST it cannot use and NODE_IMAGES that is not a map of codes to images, one line each', () => {
+    expect(problems({ PROVISIONER: 'kubernetes', DOCKER_HOST: 'ssh://me@host' })).toEqual([
+      'PROVISIONER must be simulated or docker, got "kubernetes"',
+      'DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "ssh://me@host"',
+    ]);
+    const bad = ['[1]', '{"TOWNSTAR":42}', '{"townstar":"x:1"}', '{"TOWNSTAR":"Bad Image"}', 'not json'];
+    for (const NODE_IMAGES of bad) {
+      expect(problems({ NODE_IMAGES })).toEqual([
+        `NODE_IMAGES must be a JSON map from product codes to image names, like {"TOWNSTAR":"registry.example.com/townstar-node:1"}, got '${NODE_IMAGES}'`,
+      ]);
+    }
+    expect(problems({ INSTALL_TIMEOUT_SECONDS: '1' })).toEqual(['INSTALL_TIMEOUT_SECONDS must be a whole number from 5 to 86400, got "1"']);
+  });
+});

@@ -11,10 +11,11 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const { logger, db } = deps;
+  // The worker first: a provisioner that cannot run stops the start before the admin's one-time password is printed.
+  const worker = config.runWorker ? await startAppWorker(deps) : undefined;
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const app = createApp({ ...deps, webDir: WEB_DIST });
-  const worker = config.runWorker ? await startAppWorker(deps) : undefined;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });
   });
