@@ -423,7 +423,7 @@ begin
   perform 1 from public.user_credits where user_id = svc.user_id for update;
   select * into svc from private.services where id = p_service_id for update;
   if svc.state <> 'failed' then
-    raise exception 'Only a service whose installation failed can be retried' using errcode = '55000';
+    raise exception 'Only a service whose installation failed can be retried' using errcode = 'PT409';
   end if;
   update private.services set state = 'installing' where id = svc.id;
   perform private.record_service_event(svc.id, 'retry_requested',

@@ -86,7 +86,7 @@ describe('a failed installation', () => {
     expect(await events(id)).toEqual(['install_requested', 'install_failed', 'retry_requested']);
     expect(await installJobs(id)).toBe(2);
     const twice = await u.client.rpc('retry_service_installation', { p_service_id: id });
-    expect(twice.error?.message).toBe('Only a service whose installation failed can be retried');
+    expect(twice).toMatchObject({ status: 409, error: { message: 'Only a service whose installation failed can be retried' } });
     expect(await installJobs(id)).toBe(2);
   });
 
