@@ -66,7 +66,8 @@ async function dockerReady() {
     const log = join(tmpdir(), 'nodeharbor-dockerd.log');
     const out = openSync(log, 'a');
     spawn('dockerd', ['--storage-driver=vfs'], { detached: true, stdio: ['ignore', out, out] }).unref();
-    for (let i = 0; i < 60 && !engineAnswers(); i++) await new Promise((r) => setTimeout(r, 500));
+    console.log(`\nStarted dockerd --storage-driver=vfs (its log: ${log}).`);
+    for (let i = 0; i < 120 && !engineAnswers(); i++) await new Promise((r) => setTimeout(r, 500));
     if (!engineAnswers()) {
       console.error(`\ndockerd did not answer: see ${log}`);
       return false;
@@ -77,8 +78,11 @@ async function dockerReady() {
   }
   return sh(`[ "$(docker info --format '{{.Swarm.ControlAvailable}}')" = true ]`);
 }
-if (await dockerReady()) step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts']);
-else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
+if (await dockerReady()) {
+  // No registry can be reached: the node image is built here, offline (the tests build it too when it is missing).
+  step('build the test node image offline', 'npx', ['tsx', 'test/docker/node-image.ts']);
+  step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts']);
+} else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
 
 if (pkg.scripts['test:e2e']) {
   if (!existsSync('/usr/bin/chromium')) {

@@ -1,7 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The node image of the tests, built offline: no registry can be reached from here. */
 export const NODE_IMAGE = 'nodeharbor-test/node:1';
@@ -15,10 +17,25 @@ key=$(/bin/busybox cat /run/secrets/node_key 2>/dev/null) || { echo "no key at /
 echo "node starting, key of \${#key} characters"
 while true; do echo "heartbeat $(/bin/busybox date -u +%s)"; /bin/busybox sleep 2; done
 `;
+const IMPORT_CHANGES = ['ENTRYPOINT ["/bin/busybox","sh","/bin/node"]'];
+/** Labelled on the image, so that an image built from another version of this file is built again. */
+const VERSION = createHash('sha256').update(ENTRYPOINT).update(IMPORT_CHANGES.join('\n')).digest('hex').slice(0, 16);
+const VERSION_LABEL = 'nodeharbor.test-image';
 
-/** Builds NODE_IMAGE with docker import from a busybox-static root file system, unless the engine has it. */
+/**
+ * Builds NODE_IMAGE with `docker import` from a busybox-static root file system (/bin/busybox and
+ * the entrypoint /bin/node), unless the engine has this version of it. Offline, synchronous, and
+ * safe to call from every test file (`beforeAll(() => ensureNodeImage())`); npm test also runs it
+ * once before the Docker tests (`npx tsx test/docker/node-image.ts`).
+ */
 export function ensureNodeImage(): void {
-  if (spawnSync('docker', ['image', 'inspect', NODE_IMAGE], { stdio: 'ignore' }).status === 0) return;
+  const built = spawnSync('docker', ['image', 'inspect', '--format', `{{index .Config.Labels "${VERSION_LABEL}"}}`, NODE_IMAGE], { encoding: 'utf8' });
+  if (built.status === 0 && built.stdout.trim() === VERSION) return;
+  if (!existsSync(BUSYBOX)) throw new Error(`The test node image needs ${BUSYBOX} from Debian's busybox-static: run \`apt-get install -y busybox-static\``);
+  // A dynamically linked busybox (Debian's busybox package) names its loader near the start of the file: it cannot run alone.
+  if (readFileSync(BUSYBOX).subarray(0, 4096).includes('/ld-')) {
+    throw new Error(`${BUSYBOX} is dynamically linked: the test node image needs busybox-static (\`apt-get install -y busybox-static\`)`);
+  }
   const root = mkdtempSync(join(tmpdir(), 'nh-node-image-'));
   try {
     mkdirSync(join(root, 'bin'));
@@ -26,9 +43,16 @@ export function ensureNodeImage(): void {
     chmodSync(join(root, 'bin', 'busybox'), 0o755);
     writeFileSync(join(root, 'bin', 'node'), ENTRYPOINT, { mode: 0o755 });
     const tar = join(root, 'rootfs.tar');
-    execFileSync('tar', ['-C', root, '-cf', tar, 'bin']);
-    execFileSync('docker', ['import', '-c', 'ENTRYPOINT ["/bin/busybox","sh","/bin/node"]', tar, NODE_IMAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('tar', ['-C', root, '--owner=0', '--group=0', '--numeric-owner', '-cf', tar, 'bin']);
+    const changes = [...IMPORT_CHANGES, `LABEL ${VERSION_LABEL}=${VERSION}`].flatMap((c) => ['-c', c]);
+    execFileSync('docker', ['import', ...changes, tar, NODE_IMAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+// Run as a script: npm test's Docker step builds the image before the tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  ensureNodeImage();
+  console.log(`${NODE_IMAGE} is ready`);
 }
