@@ -130,6 +130,10 @@ it("reports a node whose image is missing as failing, with the engine's reason",
   const id = newId();
   await driver.install(spec(id, 'nodeharbor-test/missing:1'));
   expect(await healthUntil(id, 'failing')).toEqual({ state: 'failing', reason: expect.stringContaining('No such image: nodeharbor-test/missing:1') });
+  // Started again, it is given a fresh chance: the failures before the stop no longer count.
+  await driver.stop(id);
+  await driver.start(id);
+  expect((await driver.health(id)).state).toBe('starting');
   await driver.uninstall(id);
   expect(ours('service', id)).toEqual([]);
   expect(ours('secret', id)).toEqual([]);

@@ -21,7 +21,7 @@ const RESTART_DELAY_NS = 5_000_000_000;
 
 type EngineError = Error & { statusCode?: number; code?: string; json?: { message?: string } | string | null };
 /** What health reads of a task (the typings leave tasks untyped). */
-type Task = { DesiredState?: string; Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string } };
+type Task = { CreatedAt?: string; DesiredState?: string; Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string } };
 
 /** The Swarm service of a service row: `nh-` and the first 12 characters of its id. */
 export const swarmServiceName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
@@ -175,7 +175,9 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       const running = tasks.find((t) => t.Status?.State === 'running' && t.DesiredState === 'running');
       if (running) return { state: 'running', since: new Date(at(running)) };
       const reasonOf = (t: Task | undefined) => t?.Status?.Err || t?.Status?.Message || undefined;
-      const ended = tasks.filter((t) => ENDED_STATES.has(t.Status?.State ?? ''));
+      // Only the tasks of the service as it is now count: a node stopped after failing, then started, starts afresh.
+      const changed = Date.parse(svc.UpdatedAt ?? '') || 0;
+      const ended = tasks.filter((t) => ENDED_STATES.has(t.Status?.State ?? '') && (Date.parse(t.CreatedAt ?? '') || 0) >= changed);
       if (ended.length >= FAILING_AFTER) return { state: 'failing', reason: reasonOf(ended[0]) ?? `the node ended ${ended.length} times` };
       // Pulling, placing or waiting to be restarted: the engine says why ("no suitable node (insufficient resources on 1 node)").
       const reason = reasonOf(tasks[0]);
