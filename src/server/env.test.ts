@@ -119,7 +119,7 @@ describe('loadConfig: nodes', () => {
   it('runs the simulated provisioner by default, and reads the Docker variables as the Docker CLI does', () => {
     expect(loadConfig({})).toMatchObject({
       provisioner: 'simulated',
-      docker: { host: undefined, tlsVerify: false, certPath: undefined },
+      docker: { host: undefined, tlsVerify: false, certPath: undefined, configDir: undefined },
       nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 10 },
       reconcileIntervalSeconds: 60,
     });
@@ -128,6 +128,7 @@ describe('loadConfig: nodes', () => {
       DOCKER_HOST: 'tcp://swarm.example:2376',
       DOCKER_TLS_VERIFY: '1',
       DOCKER_CERT_PATH: '/etc/nodeharbor/docker',
+      DOCKER_CONFIG: '/etc/nodeharbor/docker-config',
       NODE_IMAGES: '{"TOWNSTAR":"registry.example.com/townstar-node:1.4"}',
       INSTALL_TIMEOUT_SECONDS: '120',
       INSTALL_SETTLE_SECONDS: '0',
@@ -135,7 +136,7 @@ describe('loadConfig: nodes', () => {
     });
     expect(c).toMatchObject({
       provisioner: 'docker',
-      docker: { host: 'tcp://swarm.example:2376', tlsVerify: true, certPath: '/etc/nodeharbor/docker' },
+      docker: { host: 'tcp://swarm.example:2376', tlsVerify: true, certPath: '/etc/nodeharbor/docker', configDir: '/etc/nodeharbor/docker-config' },
       nodes: { images: { TOWNSTAR: 'registry.example.com/townstar-node:1.4' }, installTimeoutSeconds: 120, settleSeconds: 0 },
       reconcileIntervalSeconds: 5,
     });

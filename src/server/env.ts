@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { NodeSettings } from './provisioning/node-settings';
 
-export type DockerEngineConfig = { host: string | undefined; tlsVerify: boolean; certPath: string | undefined };
+export type DockerEngineConfig = {
+  host: string | undefined;
+  tlsVerify: boolean;
+  certPath: string | undefined;
+  /** Where `docker login` keeps registry credentials (DOCKER_CONFIG, default ~/.docker). */
+  configDir: string | undefined;
+};
 
 /** Thrown when one or more environment variables are invalid; the message lists each. */
 export class ConfigError extends Error {
@@ -151,6 +157,7 @@ const schema = z.object({
     }),
   DOCKER_TLS_VERIFY: bool('DOCKER_TLS_VERIFY', false),
   DOCKER_CERT_PATH: z.string().optional(),
+  DOCKER_CONFIG: z.string().optional(),
   NODE_IMAGES: z
     .string()
     .optional()
@@ -285,7 +292,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisioner: e.PROVISIONER,
     provisionInstallSeconds: e.PROVISION_INSTALL_SECONDS,
     provisionDeleteSeconds: e.PROVISION_DELETE_SECONDS,
-    docker: { host: e.DOCKER_HOST, tlsVerify: e.DOCKER_TLS_VERIFY, certPath: e.DOCKER_CERT_PATH || undefined },
+    docker: {
+      host: e.DOCKER_HOST,
+      tlsVerify: e.DOCKER_TLS_VERIFY,
+      certPath: e.DOCKER_CERT_PATH || undefined,
+      configDir: e.DOCKER_CONFIG || undefined,
+    },
     nodes: { images: e.NODE_IMAGES, installTimeoutSeconds: e.INSTALL_TIMEOUT_SECONDS, settleSeconds: e.INSTALL_SETTLE_SECONDS },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,

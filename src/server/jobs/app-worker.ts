@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import { ConfigError, type Config } from '../env';
-import { connectDocker, checkSwarmManager } from '../provisioning/drivers/docker-engine';
+import { checkSwarmManager, connectDocker, DOCKER_DIR } from '../provisioning/drivers/docker-engine';
 import { createDockerDriver } from '../provisioning/drivers/docker';
 import { createSimulatedDriver } from '../provisioning/drivers/simulated';
 import type { Provisioner } from '../provisioning/provisioner';
@@ -19,7 +19,7 @@ export async function createProvisioner(config: Config, db: Database): Promise<P
   }
   const docker = connectDocker(config.docker);
   await checkSwarmManager(docker, config.docker.host ?? 'unix:///var/run/docker.sock');
-  return createDockerDriver(docker);
+  return createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR });
 }
 
 /** NODE_IMAGES may only name products that exist: a typo would otherwise run the product's default image. */
