@@ -2,8 +2,8 @@
 //  1. unit and API tests on the embedded database (PGlite);
 //  2. whole-process tests: `npm install && npm start` in a fresh clone, SIGKILL durability;
 //  3. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
-//  4. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers;
-//  5. the browser tests in Chromium, when the web app defines them.
+//  4. the browser tests in Chromium, when the web app defines them;
+//  5. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,8 +43,22 @@ if (await postgresAnswers()) {
   failures.push('server tests on PostgreSQL (no database)');
 }
 
+if (pkg.scripts['test:e2e']) {
+  if (!existsSync('/usr/bin/chromium')) {
+    if (process.getuid?.() === 0) {
+      step('install Chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+    } else {
+      console.error('\nThe browser tests need Debian\'s Chromium: run `sudo apt-get install -y chromium`.');
+      failures.push('browser tests (no Chromium)');
+    }
+  }
+  if (existsSync('/usr/bin/chromium')) step('browser tests in Chromium', 'npm', ['run', '--silent', 'test:e2e']);
+}
+
 // A real Docker Engine in Swarm mode, as the Docker driver needs: installed from Debian's packages
-// and started with the storage driver these machines support when none answers (as root).
+// and started with the storage driver these machines support when none answers (as root). Last,
+// after the browser tests: a Swarm's tasks add and remove network interfaces, which Chromium takes
+// for a change of network (ERR_NETWORK_CHANGED) that fails a page's requests.
 const sh = (cmd) => spawnSync('sh', ['-c', cmd], { stdio: 'ignore' }).status === 0;
 const engineAnswers = () => sh('docker info >/dev/null 2>&1');
 async function dockerReady() {
@@ -83,18 +97,6 @@ if (await dockerReady()) {
   step('build the test node image offline', 'npx', ['tsx', 'test/docker/node-image.ts']);
   step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts']);
 } else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
-
-if (pkg.scripts['test:e2e']) {
-  if (!existsSync('/usr/bin/chromium')) {
-    if (process.getuid?.() === 0) {
-      step('install Chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
-    } else {
-      console.error('\nThe browser tests need Debian\'s Chromium: run `sudo apt-get install -y chromium`.');
-      failures.push('browser tests (no Chromium)');
-    }
-  }
-  if (existsSync('/usr/bin/chromium')) step('browser tests in Chromium', 'npm', ['run', '--silent', 'test:e2e']);
-}
 
 if (failures.length) {
   console.error(`\nFailed: ${failures.join('; ')}`);
