@@ -114,6 +114,17 @@ it('puts the key in the secret and nowhere else, and the node reads it at /run/s
   expect(ours('secret', id)).toEqual([]);
 });
 
+it('ends with one service and one secret when workers install the same node at the same moment', async () => {
+  const id = newId();
+  const results = await Promise.allSettled([1, 2, 3].map(() => driver.install(spec(id))));
+  // A worker that lost the race in a way the driver cannot settle fails its job, which runs again.
+  for (const r of results) if (r.status === 'rejected') await driver.install(spec(id));
+  expect(ours('service', id)).toHaveLength(1);
+  const [svc] = dockerJson<ServiceInfo[]>('service', 'inspect', nameOf(id));
+  expect(ours('secret', id)).toEqual(svc!.Spec.TaskTemplate.ContainerSpec.Secrets!.map((ref) => ref.SecretID));
+  await driver.uninstall(id);
+});
+
 it('never lets the key into an error when the engine refuses the secret', async () => {
   const id = newId();
   // Over Swarm's 500 KB limit for a secret: refused, with the request that carried it behind the refusal.

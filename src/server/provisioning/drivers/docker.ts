@@ -48,15 +48,18 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
   const byLabel = (serviceId?: string) => ({ filters: { label: [serviceId ? `${SERVICE_LABEL}=${serviceId}` : SERVICE_LABEL] } });
   const servicesOf = (serviceId: string) => docker.listServices(byLabel(serviceId));
 
-  const removeSecret = async (id: string) => {
-    // A secret is refused (400) while a service names it, as one being removed at this moment may: a few tries.
+  /** Removes a secret; `inUse: 'skip'` leaves one a service names (it is no leftover), 'retry' waits for a service being removed. */
+  const removeSecret = async (id: string, inUse: 'skip' | 'retry') => {
     for (let attempt = 1; ; attempt++) {
       try {
         await docker.getSecret(id).remove();
         return;
       } catch (e) {
         if (hasStatus(e, 404)) return;
-        if (attempt >= 5 || !hasStatus(e, 400, 409)) throw e;
+        // Refused (400) while a service names it.
+        if (!hasStatus(e, 400)) throw e;
+        if (inUse === 'skip') return;
+        if (attempt >= 5) throw e;
         await sleep(200 * attempt);
       }
     }
@@ -70,7 +73,8 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       const refs = template && 'ContainerSpec' in template ? (template.ContainerSpec?.Secrets ?? []) : [];
       for (const ref of refs) if (ref.SecretID) used.add(ref.SecretID);
     }
-    for (const secret of await docker.listSecrets(byLabel(serviceId))) if (!used.has(secret.ID)) await removeSecret(secret.ID);
+    // A service created since the list above may name one by now: the engine refuses, and it stays.
+    for (const secret of await docker.listSecrets(byLabel(serviceId))) if (!used.has(secret.ID)) await removeSecret(secret.ID, 'skip');
   };
 
   const createSecret = async (spec: NodeSpec): Promise<{ id: string; name: string }> => {
@@ -151,16 +155,17 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
           Mode: { Replicated: { Replicas: 1 } },
         });
       } catch (e) {
-        await removeSecret(secret.id).catch(() => undefined);
-        // Created at the same moment by another worker (409, the name is taken): theirs is the node.
-        if (hasStatus(e, 409) && (await servicesOf(spec.serviceId)).length) return;
+        await removeSecret(secret.id, 'skip').catch(() => undefined);
+        // Installed at the same moment by another worker (the name is taken, 409, or it removed our
+        // secret as a leftover, 400): theirs is the node.
+        if (hasStatus(e, 400, 409) && (await servicesOf(spec.serviceId)).length) return;
         throw e;
       }
     },
 
     async uninstall(serviceId) {
       for (const svc of await servicesOf(serviceId)) await docker.getService(svc.ID).remove().catch(ignoreMissing);
-      for (const secret of await docker.listSecrets(byLabel(serviceId))) await removeSecret(secret.ID);
+      for (const secret of await docker.listSecrets(byLabel(serviceId))) await removeSecret(secret.ID, 'retry');
     },
 
     stop: (serviceId) => scale(serviceId, 0),
