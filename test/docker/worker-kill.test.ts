@@ -1,6 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
 import { bootstrap } from '../../src/server/bootstrap';
@@ -9,7 +7,7 @@ import { addCredits } from '../../src/server/domain/credits';
 import { withClaims } from '../../src/server/db/with-claims';
 import { loadConfig } from '../../src/server/env';
 import { waitFor } from '../lifecycle/helpers';
-import { TEST_DATABASE_URL } from '../helpers/database';
+import { createEmptyPostgres } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 import { docker, removeOurs } from './cli';
@@ -17,10 +15,9 @@ import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // `npm run worker` processes on one PostgreSQL, one of them killed while it waits for its node.
 describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () => {
-  const name = `nh_dkill_${randomBytes(6).toString('hex')}`;
-  const url = Object.assign(new URL(TEST_DATABASE_URL), { pathname: `/${name}` }).toString();
-  const env = {
-    DATABASE_URL: url,
+  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>>;
+  let env: Record<string, string>;
+  const settings = {
     JWT_SECRET: 'docker-kill-secret-that-is-long-enough-0123456789',
     ENCRYPTION_KEY: 'docker-kill-encryption-key-long-enough-0123456789',
     PROVISIONER: 'docker',
@@ -38,20 +35,15 @@ describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () =>
 
   beforeAll(async () => {
     ensureNodeImage();
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    scratch = await createEmptyPostgres('nh_dkill');
+    env = { ...settings, DATABASE_URL: scratch.url };
     deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   });
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
     removeOurs([serviceId]);
     await deps?.db.close();
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   const q = <T>(sql: string, params: unknown[] = []) => deps.db.query<T>(sql, params).then((r) => r.rows);

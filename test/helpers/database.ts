@@ -30,23 +30,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const db = await openPglite(undefined, pgliteSnapshot());
     return { db, drop: async () => {} };
   }
-  const name = `nh_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const scratch = await createEmptyPostgres('nh_test');
+  const db = await openPostgres(scratch.url, 10);
+  await migrate(db, { platform: true });
+  return { db, url: scratch.url, drop: scratch.drop };
+}
+
+/** An empty database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it starts. */
+export async function createEmptyPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), 10);
-  await migrate(db, { platform: true });
-  return {
-    db,
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }

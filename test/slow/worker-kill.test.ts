@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
@@ -11,14 +10,14 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
+import { createEmptyPostgres, TEST_DATABASE_URL } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 
 // Several worker processes share one PostgreSQL; the test reads the database while they run.
-const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 3000 });
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
   try {
     await c.connect();
     await c.end();
@@ -31,10 +30,9 @@ async function postgresAnswers(): Promise<boolean> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in the middle of a job', () => {
-  const name = `nh_kill_${randomBytes(6).toString('hex')}`;
-  const url = Object.assign(new URL(BASE_URL), { pathname: `/${name}` }).toString();
-  const env = {
-    DATABASE_URL: url,
+  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>>;
+  let env: Record<string, string>;
+  const settings = {
     JWT_SECRET: 'worker-kill-secret-that-is-long-enough-0123456789',
     ENCRYPTION_KEY: 'worker-kill-encryption-key-long-enough-0123456789',
     PROVISION_INSTALL_SECONDS: '3',
@@ -47,19 +45,14 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: BASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    scratch = await createEmptyPostgres('nh_kill');
+    env = { ...settings, DATABASE_URL: scratch.url };
     deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   });
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
     await deps?.db.close();
-    const admin = new pg.Client({ connectionString: BASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   const spawnWorker = async () => {

@@ -26,6 +26,8 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
   const deadline = svc.state_changed_at.getTime() + nodes.installTimeoutSeconds * 1000;
   try {
     await provisioner.install(await nodeSpecOf(db, serviceId, nodes.images));
+    // A node the engine kept stopped (install leaves an existing node as it is) must run to settle.
+    await provisioner.start(serviceId);
   } catch (e) {
     if (e instanceof NodeCannotRun) return failInstallation(deps, serviceId, e.message);
     throw e;
