@@ -131,6 +131,8 @@ describe('password reset', () => {
   it('answers the same for an unknown address', async () => {
     const { page } = await app.newPage();
     await page.goto(`${app.url}/reset-password`);
+    // Typing before the page's code runs would not wake the deferred form (a loaded machine was that slow).
+    await stir(page);
     await page.getByLabel('Email').fill('nobody-here@nodeharbor.test');
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await toast(page, 'Password reset email sent!');
