@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import { ConfigError, type Config } from '../env';
-import { checkSwarmManager, connectDocker, DOCKER_DIR } from '../provisioning/drivers/docker-engine';
+import { checkSwarmManager, connectDocker, DEFAULT_DOCKER_HOST, DOCKER_DIR } from '../provisioning/drivers/docker-engine';
 import { createDockerDriver } from '../provisioning/drivers/docker';
 import { createSimulatedDriver } from '../provisioning/drivers/simulated';
 import type { Provisioner } from '../provisioning/provisioner';
@@ -18,7 +18,7 @@ export async function createProvisioner(config: Config, db: Database): Promise<P
     return createSimulatedDriver(db, { installSeconds: config.provisionInstallSeconds, deleteSeconds: config.provisionDeleteSeconds });
   }
   const docker = connectDocker(config.docker);
-  await checkSwarmManager(docker, config.docker.host ?? 'unix:///var/run/docker.sock');
+  await checkSwarmManager(docker, config.docker.host ?? DEFAULT_DOCKER_HOST);
   return createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR });
 }
 
