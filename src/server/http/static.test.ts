@@ -21,6 +21,9 @@ describe('serving the built front end', () => {
     writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
     writeFileSync(join(dir, 'assets', 'app-1234.js.gz'), gzipSync('console.log(1)'));
     writeFileSync(join(root, 'secret.txt'), 'do not serve');
+    // A sibling whose name starts with the served folder's.
+    mkdirSync(join(root, 'web-backup'));
+    writeFileSync(join(root, 'web-backup', 'secret.txt'), 'do not serve either');
     mountStatic(app, dir);
   });
 
@@ -63,6 +66,9 @@ describe('serving the built front end', () => {
   it('never leaves its folder, and refuses a malformed path', async () => {
     expect(await (await app.request('/../secret.txt')).text()).not.toContain('do not serve');
     expect(await (await app.request('/%2e%2e/secret.txt')).text()).not.toContain('do not serve');
+    const sibling = await app.request('/..%2Fweb-backup%2Fsecret.txt');
+    expect(sibling.status).toBe(404);
+    expect(await sibling.text()).not.toContain('do not serve either');
     expect((await app.request('/%E0%A4%A')).status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Hono } from 'hono';
 
 const types: Record<string, string> = {
@@ -34,7 +34,8 @@ export function mountStatic(app: Hono, dir: string): void {
   const spaRoutes: string[] = existsSync(spaRoutesFile) ? (JSON.parse(readFileSync(spaRoutesFile, 'utf8')) as string[]) : [];
   const file = (rel: string): string | undefined => {
     const abs = normalize(join(root, rel));
-    if (!abs.startsWith(root)) return undefined;
+    // Inside the folder, up to a separator: a sibling whose name starts the same (web-backup) is outside.
+    if (abs !== root && !abs.startsWith(root + sep)) return undefined;
     return existsSync(abs) && statSync(abs).isFile() ? abs : undefined;
   };
   app.on(['GET', 'HEAD'], '*', (c) => {
