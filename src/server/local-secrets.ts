@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makePrivateFolder } from './db/private-folder';
 import type { Config } from './env';
 
 type Secrets = { jwtSecret: string; encryptionKey: string };
@@ -21,7 +22,7 @@ export function resolveSecrets(config: Pick<Config, 'jwtSecret' | 'encryptionKey
     encryptionKey: config.encryptionKey ?? stored.encryptionKey ?? randomBytes(32).toString('base64url'),
   };
   if (out.jwtSecret !== stored.jwtSecret || out.encryptionKey !== stored.encryptionKey) {
-    mkdirSync(dir, { recursive: true });
+    makePrivateFolder(dir);
     writeFileSync(file, JSON.stringify(out, null, 2), { mode: 0o600 });
   }
   return out;

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import type { Database, Queryable, QueryResult } from './database';
+import { makePrivateFolder } from './private-folder';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
 
@@ -34,7 +35,7 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
   let lockFile: string | undefined;
   if (dir) {
     const abs = resolve(dir);
-    mkdirSync(abs, { recursive: true });
+    makePrivateFolder(abs);
     lockFile = join(abs, 'nodeharbor.lock');
     takeLock(lockFile);
   }
@@ -43,6 +44,8 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { pgcrypto },
   });
+  // The files PGlite has just created, on a first start.
+  if (dir) makePrivateFolder(resolve(dir));
   const base = wrap(db);
   return {
     kind: 'pglite',
