@@ -156,3 +156,19 @@ describe('loadConfig: nodes', () => {
     expect(problems({ INSTALL_TIMEOUT_SECONDS: '1' })).toEqual(['INSTALL_TIMEOUT_SECONDS must be a whole number from 5 to 86400, got "1"']);
   });
 });
+
+describe('loadConfig: TRUST_PROXY', () => {
+  it('trusts no proxy by default, one for true, a count, or addresses and ranges as proxy-addr reads them', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toEqual({ addresses: ['10.0.0.0/8', 'loopback'] });
+  });
+
+  it('refuses what it cannot read, in one line', () => {
+    expect(problems({ TRUST_PROXY: 'the load balancer' })).toEqual([
+      'TRUST_PROXY must be false, true (one proxy), a number of proxies, or their addresses or CIDR ranges separated by commas, got "the load balancer"',
+    ]);
+  });
+});

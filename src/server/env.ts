@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
 
 export type DockerEngineConfig = {
@@ -130,7 +131,18 @@ const schema = z.object({
   ADMIN_EMAIL: email('ADMIN_EMAIL'),
   BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
-  TRUST_PROXY: bool('TRUST_PROXY', false),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const trust = parseTrustProxy(v ?? '');
+      if (trust !== undefined) return trust;
+      ctx.addIssue({
+        code: 'custom',
+        message: `TRUST_PROXY must be false, true (one proxy), a number of proxies, or their addresses or CIDR ranges separated by commas, got "${v}"`,
+      });
+      return z.NEVER;
+    }),
   RUN_WORKER: bool('RUN_WORKER', true),
   WORKER_CONCURRENCY: int('WORKER_CONCURRENCY', 4, 1, 100),
   WORKER_POLL_MS: int('WORKER_POLL_MS', 1000, 10, 60_000),
@@ -223,7 +235,7 @@ export type Config = {
   bodyLimitBytes: number;
   rateLimitsEnabled: boolean;
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   runWorker: boolean;
   workerConcurrency: number;
   workerPollMs: number;

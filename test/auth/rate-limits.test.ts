@@ -51,3 +51,25 @@ describe('auth rate limits', () => {
     expect(statuses).toEqual(new Set([200, 429]));
   });
 });
+
+describe('rate limits behind a proxy (TRUST_PROXY)', () => {
+  let t: TestServer;
+  afterAll(() => t?.stop());
+
+  // The proxy appends the address it saw; whatever the client wrote itself stands to the left.
+  it('counts the address the trusted proxy saw, not the one the client wrote in X-Forwarded-For', async () => {
+    t = await startTestServer({ RATE_LIMITS_ENABLED: 'true', TRUST_PROXY: 'true' });
+    const statuses: number[] = [];
+    for (let i = 0; i <= AUTH_LIMITS.recoverPerIp.max; i++) {
+      const r = await authFetch(t, '/recover', {
+        body: { email: `proxied${i}@example.com` },
+        headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
+      });
+      statuses.push(r.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    // Another client behind the same proxy has its own allowance.
+    const other = await authFetch(t, '/recover', { body: { email: 'other@example.com' }, headers: { 'x-forwarded-for': '203.0.113.8' } });
+    expect(other.status).toBe(200);
+  });
+});

@@ -1,18 +1,55 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import proxyaddr from 'proxy-addr';
 
 /**
- * The client's address for rate limits. X-Forwarded-For is trusted only with TRUST_PROXY=true,
- * otherwise any client could pick its own address and escape its limit.
+ * Which proxies in front of the server may say who the client is, in X-Forwarded-For: none
+ * (false), the last `hops` of them, or those at these addresses and ranges (proxy-addr's terms:
+ * IPs, CIDR ranges, and loopback, linklocal, uniquelocal).
  */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (fwd) return fwd;
-  }
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
+
+/** TRUST_PROXY's value, or undefined when proxy-addr cannot read it. */
+export function parseTrustProxy(v: string): TrustProxy | undefined {
+  const s = v.trim().toLowerCase();
+  if (s === '' || s === 'false' || s === '0') return false;
+  // One proxy that you run in front of the server: the usual set-up.
+  if (s === 'true') return { hops: 1 };
+  if (/^\d+$/.test(s)) return Number(s) <= 32 ? { hops: Number(s) } : undefined;
+  const addresses = s.split(',').map((a) => a.trim()).filter(Boolean);
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    proxyaddr.compile(addresses);
+    return { addresses };
   } catch {
-    return 'unknown';
+    return undefined;
   }
+}
+
+// Compiled once per configuration.
+const compiled = new WeakMap<object, (addr: string, hop: number) => boolean>();
+function trustFunction(trust: Exclude<TrustProxy, false>): (addr: string, hop: number) => boolean {
+  let fn = compiled.get(trust);
+  if (!fn) {
+    fn = 'hops' in trust ? (_addr: string, hop: number) => hop < trust.hops : proxyaddr.compile(trust.addresses);
+    compiled.set(trust, fn);
+  }
+  return fn;
+}
+
+/**
+ * The client's address for rate limits. X-Forwarded-For is read from the right, and only across
+ * the proxies TRUST_PROXY trusts (proxy-addr): the left-most entry is whatever the client wrote,
+ * so trusting it would let any client pick its own address and escape its limit.
+ */
+export function clientIp(c: Context, trust: TrustProxy): string {
+  let remote: string | undefined;
+  try {
+    remote = getConnInfo(c).remote.address;
+  } catch {
+    remote = undefined;
+  }
+  if (!trust || !remote) return remote ?? 'unknown';
+  const forwarded = c.req.header('x-forwarded-for');
+  const req = { socket: { remoteAddress: remote }, connection: { remoteAddress: remote }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
+  return proxyaddr(req as unknown as Parameters<typeof proxyaddr>[0], trustFunction(trust));
 }
