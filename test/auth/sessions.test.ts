@@ -129,6 +129,11 @@ describe('sessions, user and logout', () => {
     }
     const anon = await authFetch(t, '/user', { bearer: t.anonKey });
     expect([anon.status, anon.body?.code, anon.body?.message]).toEqual([403, 'bad_jwt', 'invalid claim: missing sub claim']);
+    const { exp: _exp, ...forever } = payload as { exp: number };
+    const noExpiry = await authFetch(t, '/user', { bearer: await signJwt(t.deps.keys, forever) });
+    expect([noExpiry.status, noExpiry.body?.code, noExpiry.body?.message]).toEqual([
+      403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has invalid claims',
+    ]);
     const valid = await signJwt(t.deps.keys, { ...payload, iat: now, exp: now + 600 });
     expect((await authFetch(t, '/user', { bearer: valid })).body?.id).toBe(user.id);
   });

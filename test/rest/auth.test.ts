@@ -53,6 +53,14 @@ describe('REST callers and API keys', () => {
     expect(r.error).toEqual({ code: 'PGRST303', message: 'JWT expired', details: null, hint: null });
   });
 
+  it('a JWT that never expires (no exp) is 401, however well signed: a leaked one would work for ever', async () => {
+    const forever = await userToken(s, owner, { exp: undefined });
+    expect(JSON.parse(Buffer.from(forever.split('.')[1]!, 'base64url').toString())).not.toHaveProperty('exp');
+    const r = await clientWithToken(s, forever).from('todos').select('*');
+    expect(r.status).toBe(401);
+    expect(r.error).toMatchObject({ code: 'PGRST303', message: 'missing required "exp" claim' });
+  });
+
   it('a JWT signed with another secret is 401 PGRST301', async () => {
     const now = Math.floor(Date.now() / 1000);
     const other = await signJwt(

@@ -58,7 +58,7 @@ const MAX_VERIFIED = 10_000;
  */
 const verified = new WeakMap<Uint8Array, Map<string, JwtClaims>>();
 
-/** Verifies an HS256 JWT with a 30 s clock skew (as PostgREST allows). */
+/** Verifies an HS256 JWT that has an expiry, with a 30 s clock skew (as PostgREST allows). */
 export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): Promise<JwtClaims> {
   const parts = token.split('.').length;
   if (parts !== 3) throw new JwtError(`Expected 3 parts in JWT; got ${parts}`, 'malformed');
@@ -73,7 +73,8 @@ export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): P
     return { ...known };
   }
   try {
-    const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE });
+    // Every token we mint expires (the API keys after ten years): one that never does is refused.
+    const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE, requiredClaims: ['exp'] });
     if (cache.size >= MAX_VERIFIED) cache.delete(cache.keys().next().value!);
     cache.set(token, payload as JwtClaims);
     return { ...(payload as JwtClaims) };
