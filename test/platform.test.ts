@@ -75,6 +75,24 @@ describe('platform HTTP behaviour', () => {
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('tells every cache to keep no API answer: they carry tokens, keys and balances', async () => {
+    const email = `nostore-${Date.now()}@nodeharbor.test`;
+    await createUser(s.deps.db, { email, password: 'correct-horse-battery' });
+    const token = await fetch(`${s.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: s.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct-horse-battery' }),
+    });
+    expect(token.status).toBe(200);
+    expect(token.headers.get('cache-control')).toBe('no-store');
+    const { access_token } = (await token.json()) as { access_token: string };
+    const services = await fetch(`${s.url}/rest/v1/services?select=api_key`, { headers: { apikey: s.anonKey, Authorization: `Bearer ${access_token}` } });
+    expect(services.status).toBe(200);
+    expect(services.headers.get('cache-control')).toBe('no-store');
+    const fn = await fetch(`${s.url}/functions/v1/purchase-credits`, { method: 'POST', headers: { apikey: s.anonKey } });
+    expect(fn.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('refuses a body over the limit with 413 and changes nothing', async () => {
     const r = await fetch(`${s.url}/rest/v1/rpc/anything`, {
       method: 'POST',

@@ -56,21 +56,23 @@ const preflight = cors({
   maxAge: 86400,
 });
 
-const CORS_HEADERS: [string, string][] = [
+const API_HEADERS: [string, string][] = [
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Expose-Headers', EXPOSED_HEADERS.join(',')],
+  // Answers carry tokens, keys and balances: no browser or proxy cache keeps one.
+  ['Cache-Control', 'no-store'],
 ];
 
 /**
- * CORS for the Supabase-style APIs. hono/cors answers the preflights. On other requests the same
+ * CORS and no caching for the Supabase-style APIs. hono/cors answers the preflights. On other requests the same
  * headers are prepared before the handler runs: hono/cors writes them to the response first, which
  * makes every answer be copied into a full WHATWG Response, a tenth of a simple read's CPU
  * (bench/README.md, case 1).
  */
 export const apiCors: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'OPTIONS') return preflight(c, next);
-  for (const [k, v] of CORS_HEADERS) c.header(k, v);
+  for (const [k, v] of API_HEADERS) c.header(k, v);
   await next();
   // A Response the handler built itself never saw the prepared headers.
-  if (!c.res.headers.has('Access-Control-Allow-Origin')) for (const [k, v] of CORS_HEADERS) c.res.headers.set(k, v);
+  if (!c.res.headers.has('Access-Control-Allow-Origin')) for (const [k, v] of API_HEADERS) c.res.headers.set(k, v);
 };
