@@ -82,6 +82,21 @@ describe('purchase-credits with the built-in test provider', () => {
     expect(await balance(user.client)).toBe(before);
   });
 
+  it('lets no one but the buyer coming back from the provider cancel a purchase', async () => {
+    const { approval_url, purchase_id } = await start(3);
+    const orderId = approval_url.split('/').at(-1)!;
+    // Someone who learnt the purchase id, without the provider's token for its order, or with another.
+    for (const query of [`purchase=${purchase_id}&cancelled=1`, `purchase=${purchase_id}&cancelled=1&token=TEST-other`]) {
+      expect((await visit(`${s.url}/payments/return?${query}`)).location).toBe('/dashboard/billing?payment=cancelled');
+      expect((await purchaseRow(s, purchase_id))!.status).toBe('pending');
+    }
+    // The buyer can still approve it, and it is credited.
+    const approved = await visit(approval_url, { decision: 'approve' });
+    expect(approved.location).toContain(`token=${orderId}`);
+    expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
+    expect((await purchaseRow(s, purchase_id))!.status).toBe('completed');
+  });
+
   it('escapes the test page and refuses unknown orders and decisions', async () => {
     expect((await visit(`${s.url}/payments/test/approve/%3Cscript%3E`)).status).toBe(404);
     const { approval_url } = await start(1);

@@ -38,6 +38,9 @@ export function paymentRoutes(deps: AppDeps): Hono {
     if (purchase.status !== 'pending') return back(c, cancelled ? 'cancelled' : 'failed');
     try {
       if (cancelled) {
+        // Only the buyer, sent back by the provider with its order's token, may cancel: anyone else
+        // who learnt the purchase id changes nothing (reconciliation closes an abandoned order).
+        if (c.req.query('token') !== orderId) return back(c, 'cancelled');
         // Approved in another tab after all? Then it is paid, not cancelled.
         const order = await payments.getOrder(orderId);
         if (order.state !== 'approved' && order.state !== 'completed') {
