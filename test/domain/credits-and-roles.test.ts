@@ -96,6 +96,26 @@ describe('update_user_credits', () => {
     expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
   });
 
+  it("refuses a charge that names another user's service, or comes from a deleted account, and changes nothing", async () => {
+    const u = await createTestUser(s, { credits: 10 });
+    const other = await createTestUser(s, { credits: 20 });
+    const { data } = await other.client.rpc('create_service_securely', {
+      p_name: 'not-yours', p_description: null, p_api_key: `${'A'.repeat(43)}=`, p_product_id: '00000000-0000-4000-8000-000000000001',
+    });
+    const theirs = (data as { id: string }).id;
+    const charge = (c: typeof u.client, args: Record<string, unknown> = {}) =>
+      c.rpc('update_user_credits', { p_user_id: u.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'Charge', ...args });
+    expect((await charge(u.client, { p_service_id: theirs })).error?.message).toBe('No such service');
+    expect((await charge(s.serviceClient(), { p_service_id: theirs })).error?.message).toBe('No such service');
+    expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
+
+    // The account is deleted; its access token lives on until it expires, and writes nothing.
+    expect((await u.client.rpc('delete_own_account', { p_email: u.email })).error).toBeNull();
+    const late = await charge(u.client);
+    expect([late.status, late.error?.message]).toEqual([403, 'You can only change your own balance']);
+    expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
+  });
+
   it('keeps the ledger append-only, even for the owner connection', async () => {
     const u = await createTestUser(s, { credits: 5 });
     await expect(s.deps.db.query('update public.credit_transactions set amount = 500 where user_id = $1', [u.id])).rejects.toThrow(
