@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createJobDeps } from '../../src/server/jobs/app-worker';
+import type { JobDeps } from '../../src/server/jobs/task';
+import { installNode } from '../../src/server/provisioning/install-node';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestUser, GALA_KEY, TOWN_STAR } from '../helpers/users';
+
+// A node that no engine could run fails its installation at once, with a reason its owner can act on.
+
+let s: TestServer;
+let deps: JobDeps;
+beforeAll(async () => {
+  s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PROVISION_INSTALL_SECONDS: '0', INSTALL_SETTLE_SECONDS: '0' });
+  deps = await createJobDeps(s.deps);
+});
+afterAll(() => s.stop());
+
+it('fails a service without a plan, and one whose plan has no image, naming why', async () => {
+  const u = await createTestUser(s, { credits: 20 });
+  const create = async (name: string) => {
+    const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    if (error) throw error;
+    return (data as { id: string }).id;
+  };
+  const planless = await create('no-plan');
+  await s.deps.db.query('update private.services set product_id = null where id = $1', [planless]);
+  await installNode(deps, planless);
+  const imageless = await create('no-image');
+  await s.deps.db.query(`update public.products set node_image = null where id = $1`, [TOWN_STAR]);
+  try {
+    await installNode(deps, imageless);
+  } finally {
+    await s.deps.db.query(`update public.products set node_image = 'nodeharbor/townstar-node:1' where id = $1`, [TOWN_STAR]);
+  }
+  const { data } = await u.client.from('services').select('name, state, provisioning_error').order('name');
+  expect(data).toEqual([
+    { name: 'no-image', state: 'failed', provisioning_error: 'No node image is configured for TOWNSTAR.' },
+    { name: 'no-plan', state: 'failed', provisioning_error: 'This service has no plan, so there is no node to run.' },
+  ]);
+  const nodes = await s.deps.db.query('select 1 from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [[planless, imageless]]);
+  expect(nodes.rows).toEqual([]);
+});
