@@ -58,3 +58,6 @@ export const TIME_ZONES = [
 ] as const;
 
 export const FOUNDING_YEAR = 2024;
+
+/** A service's life, one state (public.service_state, migration 0014); suspended is reserved for suspension before termination. */
+export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';

@@ -1,5 +1,5 @@
 import type { Database } from '../../src/server/db/database';
-import type { ServiceState } from '../../src/server/jobs/service-row';
+import type { ServiceState } from '../../src/shared/constants';
 
 /**
  * A fixture: puts services straight into a state, as if their life had led there, skipping the

@@ -1,7 +1,5 @@
+import type { ServiceState } from '../../shared/constants';
 import type { Queryable } from '../db/database';
-
-/** A service's state (public.service_state): the one column its life is told by. */
-export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
 
 /** A service as the lifecycle tasks see it, with its owner's address and its plan's price. */
 export type ServiceRow = {

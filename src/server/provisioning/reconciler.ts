@@ -1,6 +1,7 @@
 import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
-import { findService, recordEvent, type ServiceState } from '../jobs/service-row';
+import type { ServiceState } from '../../shared/constants';
+import { findService, recordEvent } from '../jobs/service-row';
 import type { NodeSettings } from './node-settings';
 import { nodeSpecOf } from './node-spec';
 import type { NodeStatus, Provisioner } from './provisioner';

@@ -1,4 +1,5 @@
-import type { Service, ServiceState } from './api/types';
+import type { ServiceState } from '@shared/constants';
+import type { Service } from './api/types';
 
 export type DisplayStatus = 'deleting' | 'installing' | 'failed' | 'active' | 'expired';
 

@@ -1,5 +1,4 @@
-/** A service's life (migration 0014); suspended is reserved, nothing moves a service there yet. */
-export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
+import type { ServiceState } from '@shared/constants';
 
 /** A service as the services view shows it to its owner (spec §3). */
 export type Service = {
