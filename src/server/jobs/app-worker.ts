@@ -13,7 +13,7 @@ import { startWorker, type Worker } from './worker';
  * The provisioner PROVISIONER names. Docker's is checked before any job runs: an engine that does
  * not answer or is not a Swarm manager stops the start with one line saying what to do.
  */
-export async function createProvisioner(config: Config, db: Database): Promise<Provisioner> {
+async function createProvisioner(config: Config, db: Database): Promise<Provisioner> {
   if (config.provisioner === 'simulated') {
     return createSimulatedDriver(db, { installSeconds: config.provisionInstallSeconds, deleteSeconds: config.provisionDeleteSeconds });
   }
@@ -23,7 +23,7 @@ export async function createProvisioner(config: Config, db: Database): Promise<P
 }
 
 /** NODE_IMAGES may only name products that exist: a typo would otherwise run the product's default image. */
-export async function checkNodeImages(db: Database, images: Readonly<Record<string, string>>): Promise<void> {
+async function checkNodeImages(db: Database, images: Readonly<Record<string, string>>): Promise<void> {
   const { rows } = await db.query<{ code: string }>(
     'select distinct base_product_code as code from public.products where base_product_code is not null order by 1',
   );

@@ -12,7 +12,7 @@ export type ReconcileDeps = { db: Database; logger: Logger; provisioner: Provisi
 export type Correction = { serviceId: string; event: 'node_recreated' | 'replicas_corrected' | 'orphan_removed'; replicas?: number };
 
 /** Corrections one sweep makes at most; the next sweep takes the rest. */
-export const MAX_CORRECTIONS = 20;
+const MAX_CORRECTIONS = 20;
 
 /** What the engine should have of a service in this state; undefined: a job of its own is on it. */
 function wanted(state: ServiceState | undefined): NodeStatus | undefined {

@@ -9,9 +9,9 @@ export type DockerDriverOptions = {
 };
 
 /** The label that links a Swarm service or secret to its service row; nothing without it is ever listed or touched. */
-export const SERVICE_LABEL = 'nodeharbor.service_id';
+const SERVICE_LABEL = 'nodeharbor.service_id';
 /** Where the node finds its key: /run/secrets/node_key. */
-export const KEY_TARGET = 'node_key';
+const KEY_TARGET = 'node_key';
 /** Ended tasks after which a node that is not running is reported failing (Swarm would go on restarting it). */
 const FAILING_AFTER = 3;
 /** A task's end states that mean the node could not run; `complete` too: a node that exits is not running. */
@@ -24,7 +24,7 @@ type EngineError = Error & { statusCode?: number; code?: string; json?: { messag
 type Task = { CreatedAt?: string; DesiredState?: string; Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string } };
 
 /** The Swarm service of a service row: `nh-` and the first 12 characters of its id. */
-export const swarmServiceName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
+const swarmServiceName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
 
 const hasStatus = (e: unknown, ...codes: number[]) => codes.includes((e as EngineError).statusCode ?? 0);
 const engineMessage = (e: unknown) => {
