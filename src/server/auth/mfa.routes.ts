@@ -5,13 +5,15 @@ import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
 import { AuthError } from './auth-errors';
 import { type Authenticated, authenticate } from './authenticate';
-import { challengeFactor, enrollFactor, findOwnedFactor, unenrollFactor, verifyFactor } from './mfa';
+import { challengeFactor, enrollFactor, findOwnedFactor, sessionOf, unenrollFactor, verifyFactor } from './mfa';
+import { redeemRecoveryCode, regenerateRecoveryCodes, remainingRecoveryCodes } from './mfa-recovery-codes';
 import { enforceRequestLimit } from './rate-limits';
 import { optionalString, readJsonObject } from './request-body';
 
 /**
  * GoTrue's /factors endpoints (TOTP only), mounted under /auth/v1 so that errors reach its
- * handler: enrol, challenge, verify, unenrol. Listing is GET /user's `factors`.
+ * handler: enrol, challenge, verify, unenrol. Listing is GET /user's `factors`. Recovery codes
+ * are ours (GoTrue has none): count, regenerate, and sign in with one.
  */
 export function mfaRoutes(deps: AppDeps): Hono {
   const r = new Hono();
@@ -34,6 +36,25 @@ export function mfaRoutes(deps: AppDeps): Hono {
       issuer: optionalString(body, 'issuer'),
     };
     return c.json(await enrollFactor(deps, who, input));
+  });
+
+  r.get('/recovery-codes', async (c) => {
+    const who = await caller(c);
+    return c.json(await remainingRecoveryCodes(deps.db, who.user.id));
+  });
+
+  r.post('/recovery-codes', async (c) => {
+    const who = await caller(c);
+    // The codes are shown once: no cache may keep them.
+    return c.json(await regenerateRecoveryCodes(deps, who), 200, { 'Cache-Control': 'no-store' });
+  });
+
+  r.post('/recovery', async (c) => {
+    const who = await caller(c);
+    await enforceRequestLimit(deps, 'recoveryCodePerIp', ip(c));
+    await enforceRequestLimit(deps, 'recoveryCodePerSession', sessionOf(who));
+    const code = optionalString(await readJsonObject(c), 'code');
+    return c.json(await redeemRecoveryCode(deps, who, code));
   });
 
   r.post('/:factorId/challenge', async (c) => {

@@ -33,12 +33,12 @@ const tooManyFactors = () =>
   new AuthError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
 
 /** The caller's session id; MFA acts on a session, so a token without one cannot use it. */
-function sessionOf(who: Authenticated): string {
+export function sessionOf(who: Authenticated): string {
   if (!who.sessionId) throw new AuthError(403, 'session_not_found', 'A valid session and a registered user are required to use MFA');
   return who.sessionId;
 }
 
-async function sessionAal(db: Queryable, sessionId: string): Promise<string | undefined> {
+export async function sessionAal(db: Queryable, sessionId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ aal: string }>(`select aal from auth.sessions where id = $1`, [sessionId]);
   return rows[0]?.aal;
 }
@@ -178,7 +178,7 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
       factor.id,
       step,
     ]);
-    const session = await raiseToAal2(tx, sessionId, factor.id);
+    const session = await raiseToAal2(tx, sessionId, factor.id, 'totp');
     if (!session) return { error: new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist') };
     await tx.query(`delete from auth.sessions where user_id = $1 and aal = 'aal1'`, [who.user.id]);
     await tx.query(`delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2`, [
@@ -194,13 +194,16 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
   return sessionBody(deps, outcome.user, outcome.session, outcome.refreshToken);
 }
 
-/** Sets the session to aal2 through this factor; `totp` moves to the front of its amr, as GoTrue sorts newest first. */
-async function raiseToAal2(tx: Queryable, sessionId: string, factorId: string): Promise<SessionRow | undefined> {
+/**
+ * Sets the session to aal2 through a factor (none for a recovery code); `method` moves to the
+ * front of its amr, as GoTrue sorts newest first.
+ */
+export async function raiseToAal2(tx: Queryable, sessionId: string, factorId: string | null, method: 'totp' | 'recovery'): Promise<SessionRow | undefined> {
   const { rows } = await tx.query<SessionRow>(`select id, user_id, aal, amr, not_after from auth.sessions where id = $1 for update`, [
     sessionId,
   ]);
   if (!rows[0]) return undefined;
-  const amr: AmrEntry[] = [{ method: 'totp', timestamp: Math.floor(Date.now() / 1000) }, ...rows[0].amr.filter((a) => a.method !== 'totp')];
+  const amr: AmrEntry[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }, ...rows[0].amr.filter((a) => a.method !== method)];
   const { rows: updated } = await tx.query<SessionRow>(
     `update auth.sessions set aal = 'aal2', factor_id = $2, amr = $3::jsonb, updated_at = now() where id = $1
      returning id, user_id, aal, amr, not_after`,
@@ -210,7 +213,7 @@ async function raiseToAal2(tx: Queryable, sessionId: string, factorId: string): 
 }
 
 /** GoTrue's refresh-token swap: the session's live tokens are revoked and a child of the newest issued. */
-async function reissueRefreshToken(tx: Queryable, userId: string, sessionId: string): Promise<string> {
+export async function reissueRefreshToken(tx: Queryable, userId: string, sessionId: string): Promise<string> {
   const { rows } = await tx.query<{ token: string }>(
     `with revoked as (
        update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and not revoked returning id, token
@@ -223,7 +226,7 @@ async function reissueRefreshToken(tx: Queryable, userId: string, sessionId: str
 
 /**
  * DELETE /factors/:id. A verified factor needs an aal2 session; sessions it raised fall back to
- * aal1 and lose its amr entry.
+ * aal1 and lose its amr entry. With the last verified factor go the recovery codes.
  */
 export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: FactorRow): Promise<{ id: string }> {
   const sessionId = sessionOf(who);
@@ -239,6 +242,11 @@ export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: 
            '[]'::jsonb)
        where s.user_id = $1 and s.factor_id = $2`,
       [who.user.id, factor.id, factor.factor_type],
+    );
+    await tx.query(
+      `delete from auth.mfa_recovery_codes where user_id = $1
+       and not exists (select 1 from auth.mfa_factors where user_id = $1 and status = 'verified')`,
+      [who.user.id],
     );
   });
   return { id: factor.id };

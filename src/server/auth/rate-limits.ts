@@ -21,6 +21,10 @@ export const AUTH_LIMITS = {
   factorChallengePerIp: { max: 15, windowSeconds: 60 },
   factorVerifyPerIp: { max: 15, windowSeconds: 60 },
   factorVerifyPerFactor: { max: 10, windowSeconds: 300 },
+  // Recovery codes: as many tries per IP as TOTP, and per session a cap that an attacker with
+  // the password cannot spend for the owner, who signs in with a session of their own.
+  recoveryCodePerIp: { max: 15, windowSeconds: 60 },
+  recoveryCodePerSession: { max: 10, windowSeconds: 300 },
 } satisfies Record<string, Limit>;
 
 type LimitName = keyof typeof AUTH_LIMITS;
