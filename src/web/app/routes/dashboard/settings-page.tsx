@@ -6,6 +6,7 @@ import type { SignedInUser } from '@/features/dashboard/signed-in-user';
 import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
 import { DeleteAccountCard } from '@/features/settings/components/delete-account-card';
 import { GeneralSettings } from '@/features/settings/components/general-settings';
+import { SessionsCard } from '@/features/settings/components/sessions-card';
 import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
 import { toast } from '@/lib/toast';
 
@@ -46,6 +47,7 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
             <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
               <ChangePasswordForm />
               <TwoFactorCard />
+              <SessionsCard />
               <DeleteAccountCard user={user} />
             </div>
           ),

@@ -10,5 +10,9 @@ export async function verifyFactor(input: { factorId: string; code: string }): P
 
 export function useVerifyFactor() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: verifyFactor, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['mfa-factors'] }) });
+  // The raise to aal2 ends the user's other aal1 sessions.
+  return useMutation({
+    mutationFn: verifyFactor,
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['mfa-factors'] }), queryClient.invalidateQueries({ queryKey: ['own-sessions'] })]),
+  });
 }
