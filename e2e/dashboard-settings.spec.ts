@@ -172,8 +172,10 @@ describe('settings, account and session', () => {
     await page.getByRole('button', { name: 'Verify and enable' }).click();
     await expectToast(page, 'Two-factor authentication enabled');
     await page.getByRole('list', { name: 'Authenticators' }).getByRole('listitem').waitFor();
+    await page.getByRole('button', { name: 'I have saved my codes' }).click();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    // Exact: the Sessions card has "Sign out" buttons of its own.
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/login$/);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);

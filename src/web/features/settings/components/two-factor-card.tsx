@@ -8,11 +8,12 @@ import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useEnrollFactor, type Enrollment } from '../api/enroll-factor';
 import { useFactors } from '../api/list-factors';
+import { regenerateRecoveryCodes } from '../api/recovery-codes';
 import { useUnenrollFactor } from '../api/unenroll-factor';
 import { useVerifyFactor } from '../api/verify-factor';
+import { RecoveryCodes } from './recovery-codes';
 
-
-/** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove. */
+/** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove; and its recovery codes. */
 export function TwoFactorCard() {
   const factors = useFactors();
   const enroll = useEnrollFactor();
@@ -20,6 +21,7 @@ export function TwoFactorCard() {
   const unenroll = useUnenrollFactor();
   const [pending, setPending] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   const start = async () => {
     try {
@@ -38,6 +40,12 @@ export function TwoFactorCard() {
       setCode('');
     } catch (e) {
       toast.error('Invalid code', errorText(e));
+      return;
+    }
+    try {
+      setRecoveryCodes(await regenerateRecoveryCodes());
+    } catch (e) {
+      toast.error('Could not create recovery codes', errorText(e));
     }
   };
 
@@ -72,6 +80,7 @@ export function TwoFactorCard() {
           </ul>
         )}
       </QueryState>
+      {(recoveryCodes || !!factors.data?.length) && <RecoveryCodes codes={recoveryCodes} onCodes={setRecoveryCodes} />}
       {pending ? (
         <div className="mt-4 space-y-4">
           <p className="text-sm">Scan this QR code with your authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</p>

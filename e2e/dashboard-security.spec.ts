@@ -1,0 +1,124 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { Secret, TOTP } from 'otpauth';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestUser, type TestUser } from '../test/helpers/users';
+import { openSection } from './dashboard-helpers';
+import { expectToast, stir } from './helpers/page-tools';
+import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.stop());
+
+async function openSecurity(page: Page) {
+  await openSection(page, 'Settings');
+  await page.getByRole('tab', { name: 'Security' }).click();
+}
+
+/** Turns two-factor sign-in on for `user` through the API, and makes their recovery codes. */
+async function withRecoveryCodes(user: TestUser): Promise<string[]> {
+  const sb: SupabaseClient = user.client;
+  const { data: factor, error } = await sb.auth.mfa.enroll({ factorType: 'totp' });
+  if (error) throw error;
+  const code = new TOTP({ secret: Secret.fromBase32(factor.totp.secret) }).generate();
+  expect((await sb.auth.mfa.challengeAndVerify({ factorId: factor.id, code })).error).toBeNull();
+  const token = (await sb.auth.getSession()).data.session!.access_token;
+  const res = await fetch(`${app.url}/auth/v1/factors/recovery-codes`, {
+    method: 'POST',
+    headers: { apikey: app.server.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { codes: string[] }).codes;
+}
+
+describe('Settings → Security: sessions and recovery codes', () => {
+  it('lists the signed-in devices, signs one out, then every other', async () => {
+    const user = await createTestUser(app.server);
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSecurity(page);
+    const card = page.getByRole('region', { name: 'Sessions' });
+    const devices = card.getByRole('list', { name: 'Signed-in devices' }).getByRole('listitem');
+    await expect.poll(() => devices.count()).toBe(2);
+    const here = devices.filter({ hasText: 'This device' });
+    await expect(here.innerText()).resolves.toMatch(/Chrom(e|ium) on Linux/);
+    await expect(here.innerText()).resolves.toContain('127.0.0.1');
+
+    // The other one is the API client createTestUser signed in with.
+    await devices.filter({ hasNotText: 'This device' }).getByRole('button', { name: /^Sign out/ }).click();
+    await expectToast(page, 'Device signed out');
+    await expect.poll(() => devices.count()).toBe(1);
+    expect((await user.client.auth.refreshSession()).error).not.toBeNull();
+
+    const laptop = app.server.client();
+    await laptop.auth.signInWithPassword({ email: user.email, password: user.password });
+    await page.reload();
+    await openSecurity(page);
+    await expect.poll(() => devices.count()).toBe(2);
+    await card.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expectToast(page, 'Signed out everywhere else');
+    await expect.poll(() => devices.count()).toBe(1);
+    expect((await laptop.auth.refreshSession()).error).not.toBeNull();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('shows ten recovery codes once two-factor sign-in is on, and replaces them on demand', async () => {
+    const user = await createTestUser(app.server);
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await openSecurity(page);
+    await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    await page.getByLabel('Verification code').fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    await page.getByRole('button', { name: 'Verify and enable' }).click();
+    await expectToast(page, 'Two-factor authentication enabled');
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBe(10);
+    const first = await codes.allInnerTexts();
+    for (const c of first) expect(c).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+    await page.getByRole('button', { name: 'I have saved my codes' }).click();
+    await expect.poll(() => page.getByTestId('recovery-code-count').innerText()).toBe('10 of 10 recovery codes left');
+
+    await page.getByRole('button', { name: 'Replace recovery codes' }).click();
+    await expect.poll(() => codes.count()).toBe(10);
+    const second = await codes.allInnerTexts();
+    expect(second.some((c) => first.includes(c))).toBe(false);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('signs in with a recovery code in place of the app, and takes each code once', async () => {
+    const user = await createTestUser(app.server);
+    const codes = await withRecoveryCodes(user);
+    const { page, errors } = await app.newPage(DESKTOP);
+    const secondStep = async () => {
+      await page.goto(`${app.url}/login`);
+      await stir(page);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByLabel('Authentication code').waitFor();
+      await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    };
+    await secondStep();
+    await page.getByLabel('Recovery code').fill(codes[0]!.toUpperCase());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await expectToast(page, 'Welcome back!');
+    await openSecurity(page);
+    await expect.poll(() => page.getByTestId('recovery-code-count').innerText()).toBe('9 of 10 recovery codes left');
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(/\/login$/);
+    await secondStep();
+    await page.getByLabel('Recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectToast(page, 'Authentication Error', 'Invalid recovery code entered');
+    expect(page.url()).toMatch(/\/login$/);
+    expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+  }, 90_000);
+});

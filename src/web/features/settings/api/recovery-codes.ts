@@ -1,0 +1,23 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { authRequest } from '@/lib/auth-request';
+
+/** How many unused recovery codes the user has left. */
+export async function countRecoveryCodes(): Promise<number> {
+  return (await authRequest<{ remaining: number }>('/factors/recovery-codes')).remaining;
+}
+
+/** Ten new codes, replacing all earlier ones; the server keeps only their hashes, so this is the one time they are seen. */
+export async function regenerateRecoveryCodes(): Promise<string[]> {
+  return (await authRequest<{ codes: string[] }>('/factors/recovery-codes', {})).codes;
+}
+
+export const recoveryCodesQueryOptions = () => queryOptions({ queryKey: ['recovery-codes'], queryFn: countRecoveryCodes, staleTime: 0 });
+
+export function useRecoveryCodeCount(enabled: boolean) {
+  return useQuery({ ...recoveryCodesQueryOptions(), enabled });
+}
+
+export function useRegenerateRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: regenerateRecoveryCodes, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['recovery-codes'] }) });
+}
