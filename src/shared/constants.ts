@@ -61,3 +61,6 @@ export const FOUNDING_YEAR = 2024;
 
 /** A service's life, one state (public.service_state, migration 0014); suspended is reserved for suspension before termination. */
 export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
+
+/** Recovery codes for two-factor sign-in, made (and replaced) ten at a time. */
+export const RECOVERY_CODE_COUNT = 10;

@@ -1,4 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { RECOVERY_CODE_COUNT } from '../../shared/constants';
 import type { Queryable } from '../db/database';
 import type { AppDeps } from '../deps';
 import { AuthError, validationFailed } from './auth-errors';
@@ -6,8 +7,6 @@ import type { Authenticated } from './authenticate';
 import { raiseToAal2, reissueRefreshToken, sessionAal, sessionOf } from './mfa';
 import { sessionBody, type SessionBody } from './sessions';
 import { findUserById } from './users';
-
-export const RECOVERY_CODE_COUNT = 10;
 
 // No 0/o, 1/i/l: a code is read off paper and typed by hand.
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

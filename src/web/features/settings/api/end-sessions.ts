@@ -2,14 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 
 /** Signs one other device out: its session ends on the server, with its refresh tokens. */
-export async function endSession(sessionId: string): Promise<void> {
+async function endSession(sessionId: string): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.rpc('end_own_session', { p_session_id: sessionId });
   if (error) throw new Error(error.message);
 }
 
 /** Signs every device out but this one. */
-export async function endOtherSessions(): Promise<void> {
+async function endOtherSessions(): Promise<void> {
   const supabase = await getSupabase();
   const { error } = await supabase.auth.signOut({ scope: 'others' });
   if (error) throw error;

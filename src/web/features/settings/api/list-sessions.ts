@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 
-export type DeviceSession = {
+type DeviceSession = {
   id: string;
   created_at: string;
   last_active_at: string;
@@ -11,15 +11,13 @@ export type DeviceSession = {
 };
 
 /** The signed-in user's own sessions, this device first (list_own_sessions). */
-export async function listSessions(): Promise<DeviceSession[]> {
+async function listSessions(): Promise<DeviceSession[]> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('list_own_sessions');
   if (error) throw new Error(error.message);
   return data as DeviceSession[];
 }
 
-export const sessionsQueryOptions = () => queryOptions({ queryKey: ['own-sessions'], queryFn: listSessions, staleTime: 0 });
-
 export function useSessions() {
-  return useQuery(sessionsQueryOptions());
+  return useQuery({ queryKey: ['own-sessions'], queryFn: listSessions, staleTime: 0 });
 }

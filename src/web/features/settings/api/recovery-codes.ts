@@ -1,8 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authRequest } from '@/lib/auth-request';
 
 /** How many unused recovery codes the user has left. */
-export async function countRecoveryCodes(): Promise<number> {
+async function countRecoveryCodes(): Promise<number> {
   return (await authRequest<{ remaining: number }>('/factors/recovery-codes')).remaining;
 }
 
@@ -11,10 +11,8 @@ export async function regenerateRecoveryCodes(): Promise<string[]> {
   return (await authRequest<{ codes: string[] }>('/factors/recovery-codes', {})).codes;
 }
 
-export const recoveryCodesQueryOptions = () => queryOptions({ queryKey: ['recovery-codes'], queryFn: countRecoveryCodes, staleTime: 0 });
-
 export function useRecoveryCodeCount(enabled: boolean) {
-  return useQuery({ ...recoveryCodesQueryOptions(), enabled });
+  return useQuery({ queryKey: ['recovery-codes'], queryFn: countRecoveryCodes, staleTime: 0, enabled });
 }
 
 export function useRegenerateRecoveryCodes() {

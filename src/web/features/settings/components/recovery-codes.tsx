@@ -1,3 +1,4 @@
+import { RECOVERY_CODE_COUNT } from '@shared/constants';
 import { Copy, KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { errorText } from '@/lib/error-text';
@@ -61,7 +62,7 @@ export function RecoveryCodes({ codes, onCodes }: { codes: string[] | null; onCo
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="flex items-center gap-2" data-testid="recovery-code-count">
           <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" />
-          {count.data === undefined ? 'Recovery codes' : `${count.data} of 10 recovery codes left`}
+          {count.data === undefined ? 'Recovery codes' : `${count.data} of ${RECOVERY_CODE_COUNT} recovery codes left`}
         </span>
         <Button variant="outline" size="sm" disabled={regenerate.isPending} onClick={() => void generate()}>
           {count.data === 0 ? 'Create recovery codes' : 'Replace recovery codes'}

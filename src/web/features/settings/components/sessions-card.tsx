@@ -11,7 +11,7 @@ import { useEndOtherSessions, useEndSession } from '../api/end-sessions';
 import { useSessions } from '../api/list-sessions';
 
 /** "Firefox on Windows", from the browser's user agent as the server recorded it. */
-export function describeDevice(userAgent: string | null): string {
+function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
   const { browser, os } = Bowser.parse(userAgent);
   const name = browser.name || 'Unknown browser';
