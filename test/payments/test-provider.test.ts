@@ -34,7 +34,7 @@ describe('purchase-credits with the built-in test provider', () => {
     const page = await visit(approval_url);
     expect(page.status).toBe(200);
     expect(page.text).toContain('TEST PAYMENT');
-    expect(page.text).toContain('Approve a test payment of $12.50?');
+    expect(page.text).toContain('Approve a TEST payment of $12.50?');
     expect(page.text).toMatch(/<form method="post" action="\/payments\/test\/approve\/TEST-[0-9a-f-]+">/);
     expect(page.text).not.toContain('<script');
 
@@ -60,7 +60,13 @@ describe('purchase-credits with the built-in test provider', () => {
       'select subject, text_body from nodeharbor.outbox where to_address = $1',
       [user.email],
     );
-    expect(mail).toEqual([{ subject: 'We received your payment of $12.50', text_body: expect.stringContaining('Your balance is now') as string }]);
+    // The receipt of a test payment says that no money was taken.
+    expect(mail).toEqual([
+      {
+        subject: '[TEST] We received your payment of $12.50',
+        text_body: expect.stringMatching(/^TEST payment — no money was taken\.[^]*Your balance is now \$/) as string,
+      },
+    ]);
   });
 
   it('Reject on the test page records the purchase as rejected and credits nothing', async () => {
