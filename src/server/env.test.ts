@@ -88,6 +88,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('points links at the address the server listens on when PUBLIC_URL is unset, never at a request', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8080');
+    expect(loadConfig({ HOST: '::', PORT: '80' }).publicUrl).toBe('http://localhost:80');
+    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).publicUrl).toBe(
+      'https://nodeharbor.example',
+    );
+  });
+
   it('configures the worker and the simulated provisioner, 0 seconds allowed for tests', () => {
     expect(loadConfig({})).toMatchObject({
       runWorker: true,

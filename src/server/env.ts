@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
@@ -222,9 +223,12 @@ export type Config = {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
-  /** Where e-mailed links point; defaults to http://localhost:PORT. */
+  /**
+   * Where every link points (e-mails, payment return URLs): PUBLIC_URL, or else the server's own
+   * address, never a request's Host header.
+   */
   publicUrl: string;
-  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser. */
+  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser in /config.json. */
   publicUrlSet: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -288,7 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl: e.PUBLIC_URL ?? ownAddress(e.HOST, e.PORT),
     publicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
@@ -325,6 +329,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     paypal,
   };
+}
+
+/** http://HOST:PORT, the address the server listens on; localhost when it listens on every interface. */
+function ownAddress(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : isIPv6(host) ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 const isLoopbackAddress = proxyaddr.compile('loopback');
