@@ -1,10 +1,10 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import type { Hono } from 'hono';
 import { createApp } from '../../src/server/app';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { AppDeps } from '../../src/server/deps';
@@ -35,12 +35,10 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: { logLines?: string[]; webDir?: string; port?: number } = {},
 ): Promise<TestServer> {
-  // Listening first tells the port, which the configuration then names; no one knows the address
-  // before this function returns, so no request comes before the app.
-  let app: Hono | undefined;
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: (request, bindings) => app!.fetch(request, bindings), port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  // Listening first tells the port, which the configuration then names; requests are answered
+  // once the app exists, and no one knows the address before this function returns.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   const testDb = await createTestDatabase();
@@ -64,7 +62,7 @@ export async function startTestServer(
     server.close();
     throw e;
   }
-  app = createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps);
+  server.on('request', getRequestListener(createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps).fetch));
   const auth = { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false };
   return {
     url,
@@ -76,7 +74,7 @@ export async function startTestServer(
       createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.closeAllConnections();
       await deps.db.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
