@@ -73,16 +73,21 @@ describe('billing', () => {
     await expectToast(page, 'Payment failed');
   });
 
-  it('lists purchases with their statuses, and says when the balance cannot load', async () => {
+  it('lists purchases with their statuses and providers, a TEST one marked, and says when the balance cannot load', async () => {
     const user = await createTestUser(app.server);
     for (const status of ['pending', 'completed', 'rejected', 'expired']) {
-      await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 10, $2, 'test')`, [user.id, status]);
+      await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 10, $2, 'paypal')`, [user.id, status]);
     }
+    await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 7, 'completed', 'test')`, [user.id]);
     const { page, context } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
     await openSection(page, 'Billing');
     const history = page.getByRole('region', { name: 'Purchase History' });
-    for (const label of ['Pending', 'Completed', 'Rejected', 'Expired']) await history.getByText(label, { exact: true }).waitFor();
+    for (const label of ['Pending', 'Rejected', 'Expired']) await history.getByText(label, { exact: true }).waitFor();
+    const rows = history.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(6);
+    await expect.poll(() => rows.filter({ hasText: '$7.00' }).innerText()).toMatch(/\$7\.00\s+TEST — no money taken\s+Completed/);
+    await expect.poll(() => rows.filter({ hasText: 'PayPal' }).count()).toBe(4);
 
     await context.route((u) => u.pathname === '/rest/v1/user_credits', serverError);
     await page.reload();

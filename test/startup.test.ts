@@ -21,6 +21,26 @@ describe('starting with a bad configuration', () => {
     expect(r.stderr).toMatch(/ {2}- LOG_LEVEL: /);
     expect(r.stderr).not.toContain('secret');
   });
+
+  it('refuses to run the free test payment provider on a public site unless it is chosen', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-start-'));
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_URL: 'https://nodeharbor.example', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        'Invalid configuration:',
+        '  - PAYMENTS_PROVIDER must be set when PUBLIC_URL (https://nodeharbor.example) is not a local address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money',
+      ]);
+      expect(r.stdout).not.toContain('password');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('starting with nodes it cannot run', () => {

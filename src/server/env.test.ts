@@ -37,6 +37,42 @@ describe('loadConfig: PayPal', () => {
   });
 });
 
+describe('loadConfig: the test payment provider', () => {
+  const publicSite = { NODE_ENV: 'production', PUBLIC_URL: 'https://nodeharbor.example' };
+
+  it('is refused by default on a public address, with one line saying what to set', () => {
+    expect(problems(publicSite)).toEqual([
+      'PAYMENTS_PROVIDER must be set when PUBLIC_URL (https://nodeharbor.example) is not a local address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money',
+    ]);
+    for (const url of ['http://192.168.1.20:8080', 'http://localhost.example', 'http://[::2]', 'http://nodeharbor']) {
+      expect(problems({ PUBLIC_URL: url })).toHaveLength(1);
+    }
+  });
+
+  it('is the default only without PUBLIC_URL or on a loopback address', () => {
+    for (const url of ['', 'http://localhost:8080', 'http://LOCALHOST', 'http://127.0.0.1:3000', 'http://127.8.9.10', 'http://[::1]:8080']) {
+      expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: url }).paypal).toBeUndefined();
+    }
+  });
+
+  it('is used on a public address when chosen with PAYMENTS_PROVIDER=test', () => {
+    expect(loadConfig({ ...publicSite, PAYMENTS_PROVIDER: 'test' }).paypal).toBeUndefined();
+  });
+
+  it('is never mixed up with PayPal: PayPal needs its settings, and test refuses them', () => {
+    expect(loadConfig({ ...publicSite, ...paypal }).paypal?.mode).toBe('live');
+    expect(loadConfig({ ...publicSite, ...paypal, PAYMENTS_PROVIDER: 'paypal' }).paypal?.mode).toBe('live');
+    expect(problems({ ...publicSite, PAYMENTS_PROVIDER: 'paypal' })).toEqual([
+      'PAYMENTS_PROVIDER=paypal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID',
+    ]);
+    expect(problems({ PAYMENTS_PROVIDER: 'paypal' })).toHaveLength(1);
+    expect(problems({ ...paypal, PAYMENTS_PROVIDER: 'test' })).toEqual([
+      'PAYMENTS_PROVIDER=test, but PAYPAL_* settings are given too: remove them, or set PAYMENTS_PROVIDER=paypal',
+    ]);
+    expect(problems({ PAYMENTS_PROVIDER: 'stripe' })).toEqual(['PAYMENTS_PROVIDER must be test or paypal, got "stripe"']);
+  });
+});
+
 describe('loadConfig', () => {
   it('gives the embedded defaults with no variables', () => {
     const c = loadConfig({});
@@ -50,6 +86,15 @@ describe('loadConfig', () => {
       devHostSuffixes: ['.lovableproject.com'],
       jwtExpiry: 3600,
     });
+  });
+
+  it('points links at the address the server listens on when PUBLIC_URL is unset, never at a request', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8080');
+    expect(loadConfig({ HOST: '::', PORT: '80' }).publicUrl).toBe('http://localhost:80');
+    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).publicUrl).toBe(
+      'https://nodeharbor.example',
+    );
   });
 
   it('configures the worker and the simulated provisioner, 0 seconds allowed for tests', () => {
@@ -77,6 +122,7 @@ describe('loadConfig', () => {
     const c = loadConfig({
       PORT: '9000',
       PUBLIC_URL: 'https://nodeharbor.example/',
+      PAYMENTS_PROVIDER: 'test',
       REGISTRATION_ENABLED: 'true',
       DEV_HOST_SUFFIXES: ' .preview.example, .lovableproject.com ,',
       DATABASE_URL: 'postgres://u:p@db:5432/x',

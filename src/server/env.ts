@@ -1,3 +1,5 @@
+import { isIPv6 } from 'node:net';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
@@ -187,6 +189,15 @@ const schema = z.object({
   INSTALL_SETTLE_SECONDS: int('INSTALL_SETTLE_SECONDS', 10, 0, 600),
   RECONCILE_INTERVAL_SECONDS: int('RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
+  PAYMENTS_PROVIDER: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (v === 'test' || v === 'paypal') return v;
+      ctx.addIssue({ code: 'custom', message: `PAYMENTS_PROVIDER must be test or paypal, got "${v}"` });
+      return z.NEVER;
+    }),
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_MODE: z.string().optional(),
@@ -212,9 +223,12 @@ export type Config = {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
-  /** Where e-mailed links point; defaults to http://localhost:PORT. */
+  /**
+   * Where every link points (e-mails, payment return URLs): PUBLIC_URL, or else the server's own
+   * address, never a request's Host header.
+   */
   publicUrl: string;
-  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser. */
+  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser in /config.json. */
   publicUrlSet: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -251,7 +265,7 @@ export type Config = {
   nodes: NodeSettings;
   reconcileIntervalSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Undefined means: the built-in test provider, whose approval page is our own. */
+  /** Undefined means: the built-in test provider, whose approval page is our own (see paymentsConfig). */
   paypal: PayPalConfig | undefined;
 };
 
@@ -269,7 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
     problems.push('ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys');
   }
-  const paypal = paypalConfig(e, problems);
+  const paypal = paymentsConfig(e, problems);
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
     .map((s) => s.trim().toLowerCase())
@@ -278,7 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl: e.PUBLIC_URL ?? ownAddress(e.HOST, e.PORT),
     publicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
@@ -317,11 +331,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** http://HOST:PORT, the address the server listens on; localhost when it listens on every interface. */
+function ownAddress(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : isIPv6(host) ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+const isLoopbackAddress = proxyaddr.compile('loopback');
+
+/** localhost, 127.0.0.0/8 or ::1: an address only this machine reaches. */
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || isLoopbackAddress(host, 0);
+}
+
 /**
- * PayPal is configured entirely or not at all: half a configuration would silently fall back to
- * the test provider, whose payments are free. The mode is never guessed, for the same reason.
+ * PayPal's settings, or undefined for the built-in test provider, whose buyers approve their own
+ * payments. The test provider is chosen on purpose (PAYMENTS_PROVIDER=test), or by default only on
+ * a site that no one else can reach; a site with a public address must say which provider takes
+ * its payments. PayPal is configured entirely or not at all: half a configuration would silently
+ * fall back to the free test provider. The mode is never guessed, for the same reason.
  */
-function paypalConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConfig | undefined {
+function paymentsConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConfig | undefined {
   const given = {
     PAYPAL_CLIENT_ID: e.PAYPAL_CLIENT_ID,
     PAYPAL_CLIENT_SECRET: e.PAYPAL_CLIENT_SECRET,
@@ -333,6 +364,17 @@ function paypalConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConf
     .map(([k]) => k);
   if (missing.length === 4) {
     if (e.PAYPAL_API_URL) problems.push('PAYPAL_API_URL needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID');
+    if (e.PAYMENTS_PROVIDER === 'paypal') {
+      problems.push('PAYMENTS_PROVIDER=paypal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID');
+    } else if (e.PAYMENTS_PROVIDER === undefined && e.PUBLIC_URL && !isLoopbackUrl(e.PUBLIC_URL)) {
+      problems.push(
+        `PAYMENTS_PROVIDER must be set when PUBLIC_URL (${redact(e.PUBLIC_URL)}) is not a local address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money`,
+      );
+    }
+    return undefined;
+  }
+  if (e.PAYMENTS_PROVIDER === 'test') {
+    problems.push('PAYMENTS_PROVIDER=test, but PAYPAL_* settings are given too: remove them, or set PAYMENTS_PROVIDER=paypal');
     return undefined;
   }
   if (missing.length) {

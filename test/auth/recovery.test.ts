@@ -36,7 +36,8 @@ describe('password recovery', () => {
 
   it('mails a one-time link whose redirect carries a recovery session; the new password then works', async () => {
     const sb = t.client();
-    const redirectTo = 'http://localhost:5173/reset-password-confirm';
+    // Another port of the site's local host, as the Vite dev server would be.
+    const redirectTo = `http://${new URL(t.deps.config.publicUrl).hostname}:5173/reset-password-confirm`;
     const { data, error } = await sb.auth.resetPasswordForEmail('Ada@Example.com', { redirectTo });
     expect(error).toBeNull();
     expect(data).toEqual({});

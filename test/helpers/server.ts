@@ -1,4 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,30 +28,41 @@ export type TestServer = {
  * Starts the real server on a free port over a fresh database. `env` is read like process.env
  * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1, or collected
  * into `logLines` when given. With `webDir`, it also serves that built front end (the browser tests);
- * `port` fixes the port, for a PUBLIC_URL known before the start.
+ * `port` fixes the port, for a PUBLIC_URL known before the start. Without PUBLIC_URL, links point
+ * at the server's own address (HOST and PORT), as with npm start.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
   options: { logLines?: string[]; webDir?: string; port?: number } = {},
 ): Promise<TestServer> {
+  // Listening first tells the port, which the configuration then names; requests are answered
+  // once the app exists, and no one knows the address before this function returns.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
   const testDb = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
-    ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
-    LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
-    ...env,
-  });
-  const lines = options.logLines;
-  const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
-  const deps = await bootstrap(config, { db: testDb.db, logger });
-  const app = createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let deps: AppDeps;
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+      ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
+      LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
+      ...env,
+    });
+    const lines = options.logLines;
+    const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
+    deps = await bootstrap(config, { db: testDb.db, logger });
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  server.on('request', getRequestListener(createApp(options.webDir ? { ...deps, webDir: options.webDir } : deps).fetch));
   const auth = { persistSession: true, autoRefreshToken: false, detectSessionInUrl: false };
   return {
     url,
@@ -62,7 +74,7 @@ export async function startTestServer(
       createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.closeAllConnections();
       await deps.db.close();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withClaims } from '../../src/server/db/with-claims';
@@ -34,7 +35,7 @@ describe('purchase-credits with the built-in test provider', () => {
     const page = await visit(approval_url);
     expect(page.status).toBe(200);
     expect(page.text).toContain('TEST PAYMENT');
-    expect(page.text).toContain('Approve a test payment of $12.50?');
+    expect(page.text).toContain('Approve a TEST payment of $12.50?');
     expect(page.text).toMatch(/<form method="post" action="\/payments\/test\/approve\/TEST-[0-9a-f-]+">/);
     expect(page.text).not.toContain('<script');
 
@@ -60,7 +61,13 @@ describe('purchase-credits with the built-in test provider', () => {
       'select subject, text_body from nodeharbor.outbox where to_address = $1',
       [user.email],
     );
-    expect(mail).toEqual([{ subject: 'We received your payment of $12.50', text_body: expect.stringContaining('Your balance is now') as string }]);
+    // The receipt of a test payment says that no money was taken.
+    expect(mail).toEqual([
+      {
+        subject: '[TEST] We received your payment of $12.50',
+        text_body: expect.stringMatching(/^TEST payment — no money was taken\.[^]*Your balance is now \$/) as string,
+      },
+    ]);
   });
 
   it('Reject on the test page records the purchase as rejected and credits nothing', async () => {
@@ -95,6 +102,46 @@ describe('purchase-credits with the built-in test provider', () => {
     expect(approved.location).toContain(`token=${orderId}`);
     expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
     expect((await purchaseRow(s, purchase_id))!.status).toBe('completed');
+  });
+
+  it('sends the buyer only to its own address, whatever Host or X-Forwarded-Host the request names (PUBLIC_URL unset)', async () => {
+    // fetch() keeps the Host header to itself: node:http sends what an attacker would.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${s.url}/functions/v1/purchase-credits`,
+        {
+          method: 'POST',
+          headers: {
+            Host: 'evil.example',
+            'X-Forwarded-Host': 'evil.example',
+            'X-Forwarded-Proto': 'https',
+            apikey: s.anonKey,
+            Authorization: `Bearer ${user.token}`,
+            'Content-Type': 'application/json',
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ amount: 2, credits_amount: 2 }));
+    });
+    expect(answer.status).toBe(200);
+    const { approval_url } = JSON.parse(answer.body) as { approval_url: string };
+    expect(approval_url.startsWith(`${s.url}/payments/test/approve/`)).toBe(true);
+    const orderId = approval_url.split('/').at(-1)!;
+    const { rows } = await s.deps.db.query<{ return_url: string; cancel_url: string }>(
+      'select return_url, cancel_url from nodeharbor.test_payment_orders where id = $1',
+      [orderId],
+    );
+    expect(rows[0]!.return_url.startsWith(`${s.url}/payments/return?`)).toBe(true);
+    expect(rows[0]!.cancel_url.startsWith(`${s.url}/payments/return?`)).toBe(true);
+    for (const decision of ['approve', 'reject']) {
+      expect((await visit(approval_url, { decision })).location!.startsWith(`${s.url}/payments/return?`)).toBe(true);
+    }
   });
 
   it('escapes the test page and refuses unknown orders and decisions', async () => {

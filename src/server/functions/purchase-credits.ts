@@ -37,8 +37,8 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   const cents = Math.round(amount * 100);
   const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);
   if (!purchaseId) return fail(c, 401, messages.notAuthenticated);
-  const origin = deps.config.publicUrlSet ? deps.config.publicUrl : new URL(c.req.url).origin;
-  const returnUrl = `${origin}/payments/return?purchase=${purchaseId}`;
+  // From the configuration only: a Host header must never choose where the provider sends the buyer.
+  const returnUrl = `${deps.config.publicUrl}/payments/return?purchase=${purchaseId}`;
   try {
     const order = await deps.payments.createOrder(cents, purchaseId, returnUrl, `${returnUrl}&cancelled=1`);
     await attachOrder(deps.db, purchaseId, order.orderId);

@@ -54,13 +54,17 @@ export async function closeOrder(deps: SettleDeps, orderId: string, status: 'rej
  */
 async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, amount: string): Promise<void> {
   try {
-    const { rows } = await deps.db.query<{ email: string | null; balance: string }>(
-      'select u.email, c.balance from auth.users u join public.user_credits c on c.user_id = u.id where u.id = $1',
-      [userId],
+    const { rows } = await deps.db.query<{ email: string | null; balance: string; provider: string }>(
+      `select u.email, c.balance, p.provider from auth.users u
+         join public.user_credits c on c.user_id = u.id
+         join public.credit_purchases p on p.user_id = u.id and p.provider_order_id = $2
+        where u.id = $1`,
+      [userId, orderId],
     );
     const r = rows[0];
     if (!r?.email) return;
-    await deps.mailer.queue(deps.db, paymentReceivedMail({ to: r.email, amount, balance: r.balance }), { key: `payment-received:${orderId}` });
+    const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test' });
+    await deps.mailer.queue(deps.db, mail, { key: `payment-received:${orderId}` });
   } catch (e) {
     deps.logger.warn('payment receipt not queued', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
   }

@@ -18,7 +18,7 @@ export function testApprovalPage(order: TestOrder): string {
   const amount = escapeHtml(`$${(order.amount_cents / 100).toFixed(2)}`);
   const body =
     order.status === 'CREATED'
-      ? `<h1>Approve a test payment of ${amount}?</h1>
+      ? `<h1>Approve a TEST payment of ${amount}?</h1>
 <p>This is NodeHarbor's built-in <strong>test payment provider</strong>. No money moves: approving adds ${amount} of credit to your balance as if it had been paid. Real payments go through PayPal once it is configured.</p>
 <form method="post" action="${escapeHtml(testApprovalPath(order.id))}">
 <div class="actions">
@@ -26,7 +26,7 @@ export function testApprovalPage(order: TestOrder): string {
 <button class="reject" type="submit" name="decision" value="reject">Reject</button>
 </div>
 </form>`
-      : `<h1>This test payment of ${amount} is already ${order.status === 'VOIDED' ? 'rejected' : 'approved'}</h1>
+      : `<h1>This TEST payment of ${amount} is already ${order.status === 'VOIDED' ? 'rejected' : 'approved'}</h1>
 <p><a href="/dashboard/billing">Back to Billing</a></p>`;
   return `<!doctype html>
 <html lang="en">

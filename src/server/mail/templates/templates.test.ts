@@ -19,7 +19,8 @@ describe('mail templates', () => {
       renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
       expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
       lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
-      paymentReceivedMail({ to, amount: 25, balance: '30.5' }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true }),
       installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
     ];
     for (const m of mails) {
@@ -30,12 +31,20 @@ describe('mail templates', () => {
   });
 
   it('write amounts in dollars and dates in UTC', () => {
-    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5' })).toMatchObject({
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false })).toMatchObject({
       subject: 'We received your payment of $25.00',
       text: expect.stringContaining('Your balance is now $30.50.'),
     });
     expect(renewalMail({ to, name: 'n', amount: '10.00', renewsAt }).text).toContain('on December 24, 2026');
     expect(expiryMail({ to, name: 'n', price: '10.00', balance: '4.5' }).text).toContain('costs $10.00 and your balance is $4.50');
+  });
+
+  it('mark a payment through the test provider as TEST, in the subject and the first line', () => {
+    const m = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true });
+    expect(m.subject).toBe('[TEST] We received your payment of $25.00');
+    expect(m.text.split('\n\n')[0]).toMatch(/^TEST payment — no money was taken\./);
+    expect(m.text).toContain('Your balance is now $30.50.');
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }).text).not.toContain('TEST');
   });
 
   it('escape what they put in HTML', () => {

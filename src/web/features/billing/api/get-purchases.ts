@@ -2,13 +2,20 @@ import { PURCHASES_LOADED } from '@shared/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 
-export type Purchase = { id: string; amount: number; status: 'pending' | 'completed' | 'rejected' | 'expired'; created_at: string };
+export type Purchase = {
+  id: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'rejected' | 'expired';
+  /** 'paypal', or 'test' for the built-in test provider, whose payments take no money. */
+  provider: string;
+  created_at: string;
+};
 
 export async function getPurchases(userId: string): Promise<Purchase[]> {
   const supabase = await getSupabase();
   const { data, error } = await supabase
     .from('credit_purchases')
-    .select('id, amount, status, created_at')
+    .select('id, amount, status, provider, created_at')
     .eq('user_id', userId)
     .order('created_at', { ascending: false })
     .limit(PURCHASES_LOADED);

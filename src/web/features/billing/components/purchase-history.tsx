@@ -10,6 +10,13 @@ const STATUS: Record<Purchase['status'], { label: string; variant: 'warning' | '
   expired: { label: 'Expired', variant: 'secondary' },
 };
 
+/** A purchase through the built-in test provider is marked, so that it is never taken for a payment. */
+function Provider({ provider }: { provider: string }) {
+  if (provider === 'paypal') return <>PayPal</>;
+  if (provider === 'test') return <Badge variant="outline">TEST — no money taken</Badge>;
+  return <>{provider}</>;
+}
+
 export function PurchaseHistory({ userId }: { userId: string }) {
   const f = useFormat();
   const purchases = usePurchases(userId);
@@ -26,6 +33,7 @@ export function PurchaseHistory({ userId }: { userId: string }) {
               <tr>
                 <th className="py-2 pr-4 font-medium">Date</th>
                 <th className="py-2 pr-4 font-medium">Amount</th>
+                <th className="py-2 pr-4 font-medium">Provider</th>
                 <th className="py-2 font-medium">Status</th>
               </tr>
             </thead>
@@ -34,6 +42,9 @@ export function PurchaseHistory({ userId }: { userId: string }) {
                 <tr key={p.id}>
                   <td className="py-2 pr-4">{f.dateTime(p.created_at)}</td>
                   <td className="py-2 pr-4">{f.money(p.amount)}</td>
+                  <td className="py-2 pr-4">
+                    <Provider provider={p.provider} />
+                  </td>
                   <td className="py-2">
                     <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
                   </td>
