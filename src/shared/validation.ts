@@ -68,6 +68,8 @@ export const messages = {
   purchaseForOther: 'You can only buy credits for yourself',
   accountEmailMismatch: 'The e-mail address does not match your account',
   accountServiceInstalling: 'A service is still installing. Delete your account once it has finished.',
+  /** A verified factor not yet passed in this session (aal1): the database and the functions say the same. */
+  secondFactorRequired: 'Two-factor sign-in required',
 } as const;
 
 /** Deleting an account is confirmed by typing its e-mail; delete_own_account compares the same way. */

@@ -101,6 +101,14 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect(again.error?.message).toBe(messages.notLoggedIn);
   expect((await purchase(u.client, { amount: 5, credits_amount: 5 })).status).toBe(401);
   expect((await deleteAccount(u, u.email)).error?.message).toBe('You must be logged in');
+  // Every function that writes says the same: the deleted node is not brought back, nothing extended.
+  const reactivated = await u.client.rpc('manage_service_operation', {
+    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'node-1', api_key: GALA_KEY },
+  });
+  expect(reactivated.error?.message).toBe('You must be logged in');
+  const extended = await u.client.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
+  expect(extended.error?.message).toBe('You must be logged in');
+  expect((await s.deps.db.query('select state from private.services where id = $1', [serviceId])).rows).toEqual([{ state: 'deleted' }]);
 
   // Not a user any more: not listed, not creditable; the address is free for a new account.
   const listed = await users();

@@ -1,17 +1,20 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
 
-type Actor = 'anon' | 'userA' | 'userB' | 'admin';
+type Actor = 'anon' | 'userA' | 'userAaal1' | 'userB' | 'admin';
 type Op = 'select' | 'insert' | 'update' | 'delete';
-const ACTORS: Actor[] = ['anon', 'userA', 'userB', 'admin'];
+const ACTORS: Actor[] = ['anon', 'userA', 'userAaal1', 'userB', 'admin'];
 const OPS: Op[] = ['select', 'insert', 'update', 'delete'];
 
 /**
  * The intended matrix: who may do what to the row that belongs to user A (for products, a plan;
  * for admin_users, the admin's own row). Everything not listed is refused. Money, services and
  * memberships are written only by SECURITY DEFINER functions, so no actor writes them directly.
+ * User A has a verified second factor: `userA` is their aal2 session, `userAaal1` a session that
+ * has passed the password only, which reaches nothing at all (issue 15).
  */
 const allowed: Record<string, Partial<Record<Op, Actor[]>>> = {
   products: { select: ['anon', 'userA', 'userB', 'admin'] },
@@ -39,7 +42,8 @@ beforeAll(async () => {
   a = await createTestUser(s, { credits: 20, devAccess: true });
   b = await createTestUser(s, { credits: 20 });
   admin = await createTestUser(s, { admin: true });
-  clients = { anon: s.client(), userA: a.client, userB: b.client, admin: admin.client };
+  await verifyNewFactor(a);
+  clients = { anon: s.client(), userA: a.client, userAaal1: await signInAal1(s, a), userB: b.client, admin: admin.client };
   const svc = await a.client.rpc('create_service_securely', { p_name: 'matrix', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
   const { rows: tx } = await s.deps.db.query<{ id: string }>('select id from public.credit_transactions where user_id = $1 limit 1', [a.id]);
   const { rows: purchase } = await s.deps.db.query<{ id: string }>(
@@ -117,6 +121,15 @@ describe('row-level security matrix', () => {
       expect(got).toEqual(want);
     });
   }
+
+  it('leaves the aal1 session what GoTrue allows: its user, its factors, stepping up and signing out', async () => {
+    const c = clients.userAaal1;
+    expect((await c.auth.getUser()).data.user?.id).toBe(a.id);
+    const factors = await c.auth.mfa.listFactors();
+    expect(factors.data?.totp.map((f) => f.status)).toEqual(['verified']);
+    expect((await c.auth.mfa.challenge({ factorId: factors.data!.totp[0]!.id })).error).toBeNull();
+    expect((await c.auth.signOut({ scope: 'local' })).error).toBeNull();
+  });
 
   it('left the money and the services as they were', async () => {
     const { rows } = await s.deps.db.query<{ balance: string }>('select balance from public.user_credits where user_id = $1', [b.id]);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
 import { signedInCaller } from '../http/caller';
 import { fail } from './function-response';
+import { refuseWithoutSecondFactor } from './second-factor';
 
 
 /**
@@ -14,6 +15,8 @@ import { fail } from './function-response';
 export async function contactSettings(deps: AppDeps, c: Context) {
   const caller = await signedInCaller(c, deps.keys);
   if (!caller) return fail(c, 401, 'Authentication required');
+  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
+  if (refusal) return refusal;
   const admin = await withClaims(deps.db, { role: 'authenticated', claims: caller.claims, readOnly: true }, async (tx) => {
     const { rows } = await tx.query<{ admin: boolean }>('select public.is_user_admin(auth.uid()) as admin');
     return rows[0]!.admin;

@@ -6,6 +6,7 @@ import { hitRateLimit } from '../http/rate-limit';
 import { PaymentProviderError } from '../payments/provider';
 import { attachOrder, beginPurchase, closePurchase } from '../payments/purchases';
 import { fail, jsonBody } from './function-response';
+import { refuseWithoutSecondFactor } from './second-factor';
 
 /** A person buys credit a few times at most; each attempt opens an order at the provider. */
 const LIMIT = { max: 20, windowSeconds: 600 };
@@ -18,6 +19,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
 export async function purchaseCredits(deps: AppDeps, c: Context) {
   const caller = await signedInCaller(c, deps.keys);
   if (!caller) return fail(c, 401, messages.notAuthenticated);
+  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
+  if (refusal) return refusal;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = purchaseCreditsSchema.safeParse(read.body);

@@ -6,6 +6,7 @@ import { hitRateLimit } from '../http/rate-limit';
 import { serviceCreatedMail } from '../mail/templates/service-created';
 import { serviceDeletedMail } from '../mail/templates/service-deleted';
 import { fail, jsonBody } from './function-response';
+import { refuseWithoutSecondFactor } from './second-factor';
 
 const mails = { service_created: serviceCreatedMail, service_deleted: serviceDeletedMail } as const;
 
@@ -19,8 +20,11 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
-  const userId = (await signedInCaller(c, deps.keys))?.userId;
-  if (!userId) return fail(c, 401, 'Authentication required');
+  const caller = await signedInCaller(c, deps.keys);
+  if (!caller) return fail(c, 401, 'Authentication required');
+  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
+  if (refusal) return refusal;
+  const { userId } = caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const body = read.body;
