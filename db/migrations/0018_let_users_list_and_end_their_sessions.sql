@@ -2,23 +2,8 @@
 -- stays unreadable through the API roles; these two read only the caller's rows, and only what a
 -- device list shows, never a refresh token. Ending a session deletes its row; its refresh tokens
 -- go with it (on delete cascade), so it can no longer refresh, and the API refuses its tokens.
--- Like everything else of an account with a verified second factor, both need an aal2 session.
-
-create function private.require_own_aal() returns uuid
-language plpgsql stable security definer set search_path = ''
-as $$
-begin
-  if auth.uid() is null or not private.is_live_user(auth.uid()) then
-    raise exception 'You must be logged in' using errcode = '42501';
-  end if;
-  if coalesce(auth.jwt() ->> 'aal', 'aal1') <> 'aal2'
-     and exists (select 1 from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified') then
-    raise exception 'Confirm your sign-in with your authenticator app first' using errcode = '42501';
-  end if;
-  return auth.uid();
-end
-$$;
-revoke all on function private.require_own_aal() from public, anon, authenticated, service_role;
+-- Like everything else of an account with a verified second factor, both need an aal2 session
+-- (private.require_aal2_if_enrolled, 0016).
 
 create function public.list_own_sessions()
 returns table (id uuid, created_at timestamptz, last_active_at timestamptz, ip text, user_agent text, aal text, is_current boolean)
@@ -26,9 +11,13 @@ language plpgsql stable security definer set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  uid uuid := private.require_own_aal();
+  uid uuid := auth.uid();
   current_id text := coalesce(auth.jwt() ->> 'session_id', '');
 begin
+  perform private.require_aal2_if_enrolled();
+  if uid is null or not private.is_live_user(uid) then
+    raise exception 'You must be logged in' using errcode = '42501';
+  end if;
   -- refreshed_at is a timestamp without time zone on Supabase; both are UTC there.
   return query
     select s.id, s.created_at, greatest(s.updated_at, s.refreshed_at::timestamptz), s.ip::text, s.user_agent, s.aal::text,
@@ -45,8 +34,12 @@ create function public.end_own_session(p_session_id uuid) returns void
 language plpgsql security definer set search_path = ''
 as $$
 declare
-  uid uuid := private.require_own_aal();
+  uid uuid := auth.uid();
 begin
+  perform private.require_aal2_if_enrolled();
+  if uid is null or not private.is_live_user(uid) then
+    raise exception 'You must be logged in' using errcode = '42501';
+  end if;
   -- Another user's session is "not found" as well: nothing tells whether it exists.
   delete from auth.sessions where id = p_session_id and user_id = uid;
   if not found then

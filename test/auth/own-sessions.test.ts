@@ -121,7 +121,7 @@ describe('a user lists and ends their own sessions (list_own_sessions, end_own_s
     expect((await sb.auth.mfa.challengeAndVerify({ factorId: factor!.id, code })).error).toBeNull();
     const { sb: passwordOnly } = await signIn(email, SAFARI);
     const listed = await passwordOnly.rpc('list_own_sessions');
-    expect(listed.error).toMatchObject({ code: '42501', message: 'Confirm your sign-in with your authenticator app first' });
+    expect(listed.error).toMatchObject({ code: '42501', message: 'Two-factor sign-in required' });
     const aal2Id = (await list(sb))[0]!.id;
     const ended = await passwordOnly.rpc('end_own_session', { p_session_id: aal2Id });
     expect(ended.error).toMatchObject({ code: '42501' });
