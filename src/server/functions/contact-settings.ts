@@ -12,7 +12,7 @@ import { fail } from './function-response';
  * caller is an admin is the database's answer, under the caller's own claims.
  */
 export async function contactSettings(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps.keys);
+  const caller = await signedInCaller(c, deps);
   if (!caller) return fail(c, 401, 'Authentication required');
   const admin = await withClaims(deps.db, { role: 'authenticated', claims: caller.claims, readOnly: true }, async (tx) => {
     const { rows } = await tx.query<{ admin: boolean }>('select public.is_user_admin(auth.uid()) as admin');

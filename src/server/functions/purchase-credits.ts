@@ -16,7 +16,7 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * the purchase is always the caller's own.
  */
 export async function purchaseCredits(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps.keys);
+  const caller = await signedInCaller(c, deps);
   if (!caller) return fail(c, 401, messages.notAuthenticated);
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);

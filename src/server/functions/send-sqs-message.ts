@@ -19,7 +19,7 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
-  const userId = (await signedInCaller(c, deps.keys))?.userId;
+  const userId = (await signedInCaller(c, deps))?.userId;
   if (!userId) return fail(c, 401, 'Authentication required');
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
