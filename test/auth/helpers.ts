@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import type { TestServer } from '../helpers/server';
 
 /** Calls /auth/v1 directly, as auth-js would, to see status, headers and body exactly. */
@@ -21,3 +22,24 @@ export async function authFetch(
 }
 
 export const claimsOf = (jwt: string) => decodeJwt(jwt) as Record<string, unknown>;
+
+/**
+ * Codes as an authenticator app computes them. Each code is for the current step or the next,
+ * both inside the server's ±1 window whichever side of a step boundary the request lands, and
+ * later than the last code given, since the server takes each step once.
+ */
+export function authenticator(secret: string) {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  let last = -1;
+  return {
+    next(): string {
+      const now = totp.counter();
+      const step = Math.max(last + 1, now);
+      if (step > now + 1) throw new Error('a test may use at most two codes of one factor');
+      last = step;
+      return totp.generate({ timestamp: step * 30_000 });
+    },
+    /** The code given last, for replay tests. */
+    again: () => totp.generate({ timestamp: last * 30_000 }),
+  };
+}

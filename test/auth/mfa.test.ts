@@ -1,34 +1,12 @@
 import { AuthSessionMissingError, type SupabaseClient } from '@supabase/supabase-js';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_LIMITS } from '../../src/server/auth/rate-limits';
 import { hashToken } from '../../src/server/auth/sessions';
 import { createUser } from '../../src/server/auth/users';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { authFetch, claimsOf } from './helpers';
+import { authFetch, authenticator, claimsOf } from './helpers';
 
 const PASSWORD = 'secret-pass';
-
-/**
- * Codes as an authenticator app computes them. Each code is for the current step or the next,
- * both inside the server's ±1 window whichever side of a step boundary the request lands, and
- * later than the last code given, since the server takes each step once.
- */
-function authenticator(secret: string) {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-  let last = -1;
-  return {
-    next(): string {
-      const now = totp.counter();
-      const step = Math.max(last + 1, now);
-      if (step > now + 1) throw new Error('a test may use at most two codes of one factor');
-      last = step;
-      return totp.generate({ timestamp: step * 30_000 });
-    },
-    /** The code given last, for replay tests. */
-    again: () => totp.generate({ timestamp: last * 30_000 }),
-  };
-}
 
 describe('TOTP two-factor authentication through supabase-js', () => {
   let t: TestServer;
@@ -408,7 +386,7 @@ describe('TOTP verification rate limits', () => {
   });
   afterAll(() => t.stop());
 
-  it('stops guessing after the per-factor limit, in GoTrue shape', async () => {
+  it('stops guessing after the per-session limit, in GoTrue shape', async () => {
     await createUser(t.deps.db, { email: 'guess@example.com', password: PASSWORD });
     const sb = t.client();
     expect((await sb.auth.signInWithPassword({ email: 'guess@example.com', password: PASSWORD })).error).toBeNull();
@@ -417,7 +395,7 @@ describe('TOTP verification rate limits', () => {
     const codes = authenticator(factor!.totp.secret);
     const right = codes.next();
     const wrong = right === '000000' ? '000001' : '000000';
-    for (let i = 0; i < AUTH_LIMITS.factorVerifyPerFactor.max; i++) {
+    for (let i = 0; i < AUTH_LIMITS.factorFailuresPerSession.max; i++) {
       const { error } = await sb.auth.mfa.verify({ factorId: factor!.id, challengeId: challenge!.id, code: wrong });
       expect(error?.code).toBe('mfa_verification_failed');
     }

@@ -13,7 +13,7 @@ describe('auth rate limits', () => {
   afterAll(() => t.stop());
 
   it('limits password attempts per e-mail, in GoTrue shape', async () => {
-    const max = AUTH_LIMITS.passwordPerEmail.max;
+    const max = AUTH_LIMITS.passwordFailuresPerEmail.max;
     for (let i = 0; i < max; i++) {
       const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'ada@example.com', password: 'wrong-pass' } });
       expect(r.status).toBe(400);
