@@ -47,6 +47,7 @@ export function authRoutes(deps: AppDeps): Hono {
     if (grant === 'refresh_token') {
       const token = optionalString(await readJsonObject(c), 'refresh_token');
       if (!token) throw new OAuthError('invalid_request', 'refresh_token required');
+      await enforceRequestLimit(deps, 'tokenPerIp', client(c).ip);
       return c.json(await refreshSession(deps, token, client(c)));
     }
     throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
