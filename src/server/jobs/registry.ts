@@ -7,6 +7,7 @@ import { reconcilePurchases } from './tasks/reconcile-purchases';
 import { renewService } from './tasks/renew-service';
 import { renewalSweep } from './tasks/renewal-sweep';
 import { sendEmail } from './tasks/send-email';
+import { sendRecovery } from './tasks/send-recovery';
 import { startService } from './tasks/start-service';
 import { stopService } from './tasks/stop-service';
 import { uninstallService } from './tasks/uninstall-service';
@@ -15,6 +16,7 @@ import { uninstallService } from './tasks/uninstall-service';
 export const taskRegistry: ReadonlyMap<string, Task> = new Map(
   [
     sendEmail,
+    sendRecovery,
     installService,
     uninstallService,
     stopService,
