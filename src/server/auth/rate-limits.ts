@@ -10,7 +10,7 @@ export const AUTH_LIMITS = {
   // Every grant of /token (GoTrue's GOTRUE_RATE_LIMIT_TOKEN_REFRESH): per client address, so it
   // throttles only the one who sends them.
   tokenPerIp: { max: 150, windowSeconds: 300 },
-  // Sign-in FAILURES, counted after the password is checked: enough for a person who mistypes,
+  // Sign-in failures only, counted after the password is checked: enough for a person who mistypes,
   // far too few for guessing. An address the account has signed in from has its own count per
   // account, so a stranger's failures cannot lock the owner out (OWASP, Authentication Cheat Sheet).
   passwordFailuresPerIp: { max: 30, windowSeconds: 300 },
