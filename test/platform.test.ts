@@ -6,6 +6,7 @@ import { createUser } from '../src/server/auth/users';
 import { bootstrap } from '../src/server/bootstrap';
 import { loadConfig } from '../src/server/env';
 import { createTestDatabase } from './helpers/database';
+import { runDueJobs } from './helpers/jobs';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('platform', () => {
@@ -129,6 +130,7 @@ describe('platform HTTP behaviour', () => {
       body: JSON.stringify({ email: 'private-person@nodeharbor.test' }),
     });
     expect(r.status).toBe(200);
+    await runDueJobs(s);
     expect(logLines.some((l) => l.includes('mail kept in outbox'))).toBe(true);
     expect(logLines.join('\n')).not.toContain('private-person');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/server/db/database';
-import { hitRateLimit } from '../src/server/http/rate-limit';
+import { hitRateLimit, peekRateLimit } from '../src/server/http/rate-limit';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 
 describe('hitRateLimit', () => {
@@ -30,5 +30,16 @@ describe('hitRateLimit', () => {
     expect(await hitRateLimit(db, 'k3', limit)).toBeGreaterThan(0);
     await db.query(`update nodeharbor.rate_limits set window_start = now() - interval '61 seconds' where key = 'k3'`);
     expect(await hitRateLimit(db, 'k3', limit)).toBe(0);
+  });
+
+  it('peeks without counting: blocked once max hits are in the window, free again after it', async () => {
+    const limit = { max: 2, windowSeconds: 60 };
+    expect(await peekRateLimit(db, 'k4', limit)).toBe(0);
+    await hitRateLimit(db, 'k4', limit);
+    expect([await peekRateLimit(db, 'k4', limit), await peekRateLimit(db, 'k4', limit)]).toEqual([0, 0]);
+    await hitRateLimit(db, 'k4', limit);
+    expect(await peekRateLimit(db, 'k4', limit)).toBeGreaterThan(0);
+    await db.query(`update nodeharbor.rate_limits set window_start = now() - interval '61 seconds' where key = 'k4'`);
+    expect(await peekRateLimit(db, 'k4', limit)).toBe(0);
   });
 });

@@ -387,7 +387,7 @@ describe('TOTP verification rate limits', () => {
   });
   afterAll(() => t.stop());
 
-  it('stops guessing after the per-factor limit, in GoTrue shape', async () => {
+  it('stops guessing after the per-session limit, in GoTrue shape', async () => {
     await createUser(t.deps.db, { email: 'guess@example.com', password: PASSWORD });
     const sb = t.client();
     expect((await sb.auth.signInWithPassword({ email: 'guess@example.com', password: PASSWORD })).error).toBeNull();
@@ -396,7 +396,7 @@ describe('TOTP verification rate limits', () => {
     const codes = authenticator(factor!.totp.secret);
     const right = codes.next();
     const wrong = right === '000000' ? '000001' : '000000';
-    for (let i = 0; i < AUTH_LIMITS.factorVerifyPerFactor.max; i++) {
+    for (let i = 0; i < AUTH_LIMITS.factorFailuresPerSession.max; i++) {
       const { error } = await sb.auth.mfa.verify({ factorId: factor!.id, challengeId: challenge!.id, code: wrong });
       expect(error?.code).toBe('mfa_verification_failed');
     }

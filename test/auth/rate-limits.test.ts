@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_LIMITS } from '../../src/server/auth/rate-limits';
 import { createUser } from '../../src/server/auth/users';
+import { runDueJobs } from '../helpers/jobs';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch } from './helpers';
 
@@ -13,7 +14,7 @@ describe('auth rate limits', () => {
   afterAll(() => t.stop());
 
   it('limits password attempts per e-mail, in GoTrue shape', async () => {
-    const max = AUTH_LIMITS.passwordPerEmail.max;
+    const max = AUTH_LIMITS.passwordFailuresPerEmail.max;
     for (let i = 0; i < max; i++) {
       const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'ada@example.com', password: 'wrong-pass' } });
       expect(r.status).toBe(400);
@@ -36,6 +37,7 @@ describe('auth rate limits', () => {
       expect([error?.status, error?.code]).toEqual([429, 'over_email_send_rate_limit']);
       expect(error?.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
     }
+    await runDueJobs(t);
     const { rows } = await t.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.outbox`);
     expect(rows[0]!.n).toBe(1);
   });

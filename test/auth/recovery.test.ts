@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
+import type { Queryable } from '../../src/server/db/database';
+import { runDueJobs } from '../helpers/jobs';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch, claimsOf } from './helpers';
 
@@ -11,7 +13,9 @@ describe('password recovery', () => {
   });
   afterAll(() => t.stop());
 
+  /** The mails to an address once the queued recovery jobs have run. */
   async function mailsTo(address: string) {
+    await runDueJobs(t);
     const { rows } = await t.deps.db.query<{ subject: string; text_body: string; html_body: string }>(
       `select subject, text_body, html_body from nodeharbor.outbox where to_address = $1 order by id`,
       [address],
@@ -87,6 +91,60 @@ describe('password recovery', () => {
     expect(error).toBeNull();
     expect(data).toEqual({});
     expect(await mailsTo('nobody@example.com')).toHaveLength(0);
+  });
+
+  /**
+   * The attack: time /recover to learn which addresses have accounts. The request must do the
+   * same work for both: here, the same database statements, ending in one queued job each.
+   */
+  it('does the same work for a real and an unknown address: one queued job, nothing else', async () => {
+    await runDueJobs(t);
+    const work = async (email: string) => {
+      const db = t.deps.db;
+      const statements: string[] = [];
+      const original = { query: db.query, transaction: db.transaction, batch: db.batch };
+      const counted = (q: Queryable): Queryable => ({
+        query: (sql, params, name) => (statements.push(sql), q.query(sql, params, name)),
+        exec: (sql) => (statements.push(sql), q.exec(sql)),
+      });
+      db.query = (sql, params, name) => (statements.push(sql), original.query.call(db, sql, params, name)) as never;
+      db.transaction = (fn) => (statements.push('begin'), original.transaction.call(db, (tx) => fn(counted(tx)))) as never;
+      db.batch = (list) => (statements.push(...list.map((x) => x.sql)), original.batch.call(db, list));
+      try {
+        const r = await authFetch(t, '/recover', { body: { email } });
+        expect(r.status).toBe(200);
+      } finally {
+        Object.assign(db, original);
+      }
+      return statements;
+    };
+    const before = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!.token;
+    const real = await work('ada@example.com');
+    const unknown = await work('nobody-at-all@example.com');
+    expect(unknown).toEqual(real);
+    // Nothing about the account was touched by the request itself: the job does that.
+    const { rows: jobs } = await t.deps.db.query<{ email: string }>(
+      `select payload ->> 'email' as email from nodeharbor.jobs where task = 'send-recovery' and status = 'pending' order by id`,
+    );
+    expect(jobs.map((j) => j.email)).toEqual(['ada@example.com', 'nobody-at-all@example.com']);
+    const after = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!.token;
+    expect(after).toBe(before);
+    expect(await mailsTo('nobody-at-all@example.com')).toHaveLength(0);
+    expect((await mailsTo('ada@example.com')).length).toBeGreaterThan(0);
+  });
+
+  it('mails once per request, even when its job runs again', async () => {
+    await runDueJobs(t);
+    await t.deps.db.query(`delete from nodeharbor.outbox`);
+    expect((await authFetch(t, '/recover', { body: { email: 'ada@example.com' } })).status).toBe(200);
+    const link = await latestLink('ada@example.com');
+    await t.deps.db.query(
+      `update nodeharbor.jobs set status = 'pending', finished_at = null, run_at = now()
+        where id = (select max(id) from nodeharbor.jobs where task = 'send-recovery')`,
+    );
+    expect(await mailsTo('ada@example.com')).toHaveLength(1);
+    // The mailed link is still the valid one.
+    expect((await open(link)).location).toContain('access_token=');
   });
 
   it('replaces a foreign redirect with the reset page of the public URL', async () => {

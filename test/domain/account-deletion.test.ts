@@ -5,6 +5,7 @@ import { messages } from '../../src/shared/validation';
 import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { purchase } from '../payments/helpers';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { userClient } from '../rest/fixtures';
 
 let s: Awaited<ReturnType<typeof startLifecycleServer>>;
 let admin: TestUser;
@@ -98,16 +99,26 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect((await s.client().auth.signInWithPassword({ email: u.email, password: u.password })).error?.message).toBe('Invalid login credentials');
   expect((await u.client.auth.getUser(stale)).error?.message).toBe('User from sub claim in JWT does not exist');
   const again = await u.client.rpc('create_service_securely', { p_name: 'node-2', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
-  expect(again.error?.message).toBe(messages.notLoggedIn);
+  // Its session ended with the account, so the token is refused before any function runs.
+  const ended = { code: 'PGRST301', message: 'Session from session_id claim in JWT does not exist' };
+  expect([again.status, again.error]).toEqual([401, expect.objectContaining(ended)]);
   expect((await purchase(u.client, { amount: 5, credits_amount: 5 })).status).toBe(401);
-  expect((await deleteAccount(u, u.email)).error?.message).toBe('You must be logged in');
+  expect((await deleteAccount(u, u.email)).error).toMatchObject(ended);
   // Every function that writes says the same: the deleted node is not brought back, nothing extended.
   const reactivated = await u.client.rpc('manage_service_operation', {
     p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'node-1', api_key: GALA_KEY },
   });
-  expect(reactivated.error?.message).toBe('You must be logged in');
+  expect(reactivated.error).toMatchObject(ended);
   const extended = await u.client.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
-  expect(extended.error?.message).toBe('You must be logged in');
+  expect(extended.error).toMatchObject(ended);
+  // A token that names no session (only the server could sign one) is refused by the functions themselves.
+  const sessionless = await userClient(s, u.id);
+  const revived = await sessionless.rpc('manage_service_operation', {
+    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'node-1', api_key: GALA_KEY },
+  });
+  expect(revived.error?.message).toBe('You must be logged in');
+  const prolonged = await sessionless.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
+  expect(prolonged.error?.message).toBe('You must be logged in');
   expect((await s.deps.db.query('select state from private.services where id = $1', [serviceId])).rows).toEqual([{ state: 'deleted' }]);
 
   // Not a user any more: not listed, not creditable; the address is free for a new account.

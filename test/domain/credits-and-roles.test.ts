@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser } from '../helpers/users';
+import { userClient } from '../rest/fixtures';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -109,10 +110,13 @@ describe('update_user_credits', () => {
     expect((await charge(s.serviceClient(), { p_service_id: theirs })).error?.message).toBe('No such service');
     expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
 
-    // The account is deleted; its access token lives on until it expires, and writes nothing.
+    // The account is deleted: its session ends with it, and even a token that names no session
+    // (which only the server could sign) writes nothing.
     expect((await u.client.rpc('delete_own_account', { p_email: u.email })).error).toBeNull();
     const late = await charge(u.client);
-    expect([late.status, late.error?.message]).toEqual([403, 'You can only change your own balance']);
+    expect([late.status, late.error?.message]).toEqual([401, 'Session from session_id claim in JWT does not exist']);
+    const sessionless = await charge(await userClient(s, u.id));
+    expect([sessionless.status, sessionless.error?.message]).toEqual([403, 'You can only change your own balance']);
     expect(await ledger(u.id)).toEqual({ balance: '10.00', n: 1 });
   });
 

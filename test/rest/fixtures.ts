@@ -80,7 +80,11 @@ export async function installFixtures(s: TestServer): Promise<void> {
   await s.deps.db.exec(FIXTURE_SQL);
 }
 
-/** A signed access token as GoTrue would issue it; `overrides` can break it on purpose. */
+/**
+ * A signed access token as GoTrue would issue it, but with no session_id: the fixtures' users
+ * exist only in their tokens, and a token naming a session that does not exist is refused.
+ * `overrides` can break it on purpose.
+ */
 export function userToken(s: TestServer, sub: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return signJwt(s.deps.keys, {
@@ -89,7 +93,6 @@ export function userToken(s: TestServer, sub: string, overrides: Record<string, 
     aud: 'authenticated',
     iat: now,
     exp: now + 3600,
-    session_id: randomUUID(),
     ...overrides,
   });
 }

@@ -47,6 +47,7 @@ export function authRoutes(deps: AppDeps): Hono {
     if (grant === 'refresh_token') {
       const token = optionalString(await readJsonObject(c), 'refresh_token');
       if (!token) throw new OAuthError('invalid_request', 'refresh_token required');
+      await enforceRequestLimit(deps, 'tokenPerIp', client(c).ip);
       return c.json(await refreshSession(deps, token, client(c)));
     }
     throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
@@ -64,12 +65,8 @@ export function authRoutes(deps: AppDeps): Hono {
     const email = normalizeEmail(optionalString(await readJsonObject(c), 'email'), 'Password recovery requires an email');
     await enforceRequestLimit(deps, 'recoverPerIp', client(c).ip);
     await enforceEmailFrequency(deps, 'recoverPerEmail', email);
-    try {
-      await requestRecovery(deps, email, safeRedirect(config, c.req.query('redirect_to')));
-    } catch (e) {
-      // Answered like success anyway: a failure only for real accounts would reveal which exist.
-      logger.error('recovery mail not sent', { error: e instanceof Error ? e.message : String(e) });
-    }
+    // The same work for every address, account or not: the mail itself is the job's business.
+    await requestRecovery(deps, email, safeRedirect(config, c.req.query('redirect_to')));
     return c.json({});
   });
 

@@ -7,7 +7,8 @@ import { AuthError } from './auth-errors';
 import { type Authenticated, authenticate } from './authenticate';
 import { challengeFactor, enrollFactor, findOwnedFactor, sessionOf, unenrollFactor, verifyFactor } from './mfa';
 import { redeemRecoveryCode, regenerateRecoveryCodes, remainingRecoveryCodes } from './mfa-recovery-codes';
-import { enforceRequestLimit } from './rate-limits';
+import { isKnownAddress } from './known-addresses';
+import { enforceFailureLimits, enforceRequestLimit, type FailureCounters, recordFailure } from './rate-limits';
 import { optionalString, readJsonObject } from './request-body';
 
 /**
@@ -68,10 +69,19 @@ export function mfaRoutes(deps: AppDeps): Hono {
     const who = await caller(c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     await enforceRequestLimit(deps, 'factorVerifyPerIp', ip(c));
-    await enforceRequestLimit(deps, 'factorVerifyPerFactor', factor.id);
+    // Wrong codes count against this session, and against the factor only from an address the
+    // account does not know: whoever holds the password cannot spend the owner's attempts.
+    const counters: FailureCounters = [{ name: 'factorFailuresPerSession', subject: who.sessionId ?? 'none' }];
+    if (!(await isKnownAddress(deps.db, who.user.id, ip(c)))) counters.push({ name: 'factorFailuresPerFactor', subject: factor.id });
+    await enforceFailureLimits(deps, counters);
     const body = await readJsonObject(c);
     const input = { challengeId: optionalString(body, 'challenge_id'), code: optionalString(body, 'code') };
-    return c.json(await verifyFactor(deps, who, factor, input, ip(c)));
+    try {
+      return c.json(await verifyFactor(deps, who, factor, input, ip(c)));
+    } catch (e) {
+      if (e instanceof AuthError && e.code === 'mfa_verification_failed') await recordFailure(deps, counters);
+      throw e;
+    }
   });
 
   r.delete('/:factorId', async (c) => {

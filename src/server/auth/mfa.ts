@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps';
 import type { AmrEntry } from './access-token';
 import { AuthError, badJson, validationFailed } from './auth-errors';
 import type { Authenticated } from './authenticate';
+import { rememberAddress } from './known-addresses';
 import { FACTOR_COLUMNS, type FactorRow } from './mfa-factors';
 import { decryptSecret, encryptSecret } from './mfa-secrets';
 import { matchingStep, newTotp } from './mfa-totp';
@@ -186,6 +187,7 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
       factor.factor_type,
     ]);
     const refreshToken = await reissueRefreshToken(tx, who.user.id, sessionId);
+    await rememberAddress(tx, who.user.id, ip, { secondFactor: true });
     const user = await findUserById(tx, who.user.id);
     if (!user) return { error: new AuthError(403, 'user_not_found', 'User not found') };
     return { user, session, refreshToken };

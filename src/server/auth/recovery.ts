@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
+import { enqueue } from '../jobs/queue';
+import type { Mailer } from '../mail/mailer';
 import { passwordRecoveryMail } from '../mail/templates/password-recovery';
 import { hashToken, randomToken } from './sessions';
 import { findUserByEmail } from './users';
@@ -31,25 +36,44 @@ export function safeRedirect(config: Pick<Config, 'publicUrl'>, raw: string | un
   return u.toString();
 }
 
+/** What a send-recovery job is given: the address as typed, and where its link leads. */
+export const recoveryJob = z.object({
+  email: z.string(),
+  redirectTo: z.string(),
+  verifyUrl: z.string(),
+  /** One request, one mail: a job run again after a crash sends nothing twice. */
+  requestId: z.string().uuid(),
+});
+export type RecoveryJob = z.infer<typeof recoveryJob>;
+
 /**
- * Starts a password recovery. For a known, live address a one-hour one-time token is stored
- * (as a hash only, replacing any earlier one) and the link mailed; for an unknown address
- * nothing happens, and the caller answers the same either way. The mail is queued with the token
- * in one transaction and delivered by a send-email job, so the answer never waits on the relay:
- * its time no longer tells whether the account exists.
+ * Starts a password recovery: enqueues a send-recovery job, and nothing else, whether or not the
+ * address has an account. The request then does the same work either way, so neither its answer
+ * nor its time tells who has an account; the job finds out, later, away from the request.
  */
 export async function requestRecovery(deps: AppDeps, email: string, redirectTo: string): Promise<void> {
-  const user = await findUserByEmail(deps.db, email);
+  const job: RecoveryJob = { email, redirectTo, verifyUrl: `${deps.config.publicUrl}/auth/v1/verify`, requestId: randomUUID() };
+  await enqueue(deps.db, 'send-recovery', job);
+}
+
+/**
+ * The send-recovery job. For a known, live address a one-hour one-time token is stored (as a hash
+ * only, replacing any earlier one) and the link queued for mailing, in one transaction; for an
+ * unknown address nothing happens.
+ */
+export async function mailRecoveryLink(deps: { db: Database; mailer: Mailer }, job: RecoveryJob): Promise<void> {
+  const user = await findUserByEmail(deps.db, job.email);
   if (!user || !user.email) return;
   const token = randomToken();
-  const link = `${deps.config.publicUrl}/auth/v1/verify?${new URLSearchParams({ token, type: 'recovery', redirect_to: redirectTo })}`;
+  const link = `${job.verifyUrl}?${new URLSearchParams({ token, type: 'recovery', redirect_to: job.redirectTo })}`;
   const mail = passwordRecoveryMail({ to: user.email, link });
   await deps.db.transaction(async (tx) => {
+    // Already mailed by an earlier run of this job: that mail's token must stay the valid one.
+    if ((await deps.mailer.queue(tx, mail, { key: `recovery:${job.requestId}` })) === null) return;
     await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
       user.id,
       hashToken(token),
     ]);
-    await deps.mailer.queue(tx, mail);
   });
 }
 

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps';
 import { AuthError, validationFailed } from './auth-errors';
 import { passwordWeakness, verifyPassword } from './passwords';
-import { enforceRequestLimit } from './rate-limits';
+import { isKnownAddress } from './known-addresses';
+import { enforceFailureLimits, enforceRequestLimit, type FailureCounters, recordFailure } from './rate-limits';
 import { type ClientInfo, type SessionBody, startSession } from './sessions';
 import { createUser, findUserByEmail, normalizeEmail } from './users';
 
@@ -23,12 +24,22 @@ export async function passwordGrant(
     throw validationFailed('missing email or phone');
   }
   const email = input.email.trim().toLowerCase();
-  await enforceRequestLimit(deps, 'passwordPerIp', client.ip);
-  await enforceRequestLimit(deps, 'passwordPerEmail', email);
+  await enforceRequestLimit(deps, 'tokenPerIp', client.ip);
   const password = input.password ?? '';
   const user = await findUserByEmail(deps.db, email);
   const ok = await verifyPassword(password, user?.encrypted_password);
-  if (!user || !ok || password === '') throw invalidCredentials();
+  // Only failures count, and the account's own count is kept apart for each address it has
+  // signed in from: strangers' guesses throttle the strangers, never the owner at home.
+  const known = await isKnownAddress(deps.db, user?.id ?? null, client.ip);
+  const counters: FailureCounters = [
+    { name: 'passwordFailuresPerIp', subject: client.ip },
+    known ? { name: 'passwordFailuresPerKnownAddress', subject: `${email} ${client.ip}` } : { name: 'passwordFailuresPerEmail', subject: email },
+  ];
+  await enforceFailureLimits(deps, counters);
+  if (!user || !ok || password === '') {
+    await recordFailure(deps, counters);
+    throw invalidCredentials();
+  }
   if (user.banned_until && user.banned_until > new Date()) throw new AuthError(400, 'user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   const session = await startSession(deps, user.id, 'password', client);

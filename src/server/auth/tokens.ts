@@ -1,4 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 
 export type JwtClaims = {
   iss?: string;
@@ -49,21 +50,42 @@ export class JwtError extends Error {
 }
 
 const CLOCK_TOLERANCE = 30;
-const MAX_VERIFIED = 10_000;
+/** Bytes the verified tokens of one key may take: a flood of fresh tokens can cost no more memory. */
+export const VERIFIED_CACHE_BYTES = 8 * 1024 * 1024;
+
+type VerifiedCache = LRUCache<string, JwtClaims>;
 
 /**
- * Tokens whose signature was verified, per key, newest last. A browser sends the same access token
- * with every request for its whole life, and verifying it again is most of what a simple REST read
- * costs in this process (bench/README.md). A token is immutable, so only its expiry is checked again.
+ * Tokens whose signature was verified, per key, least recently used dropped first. A browser sends
+ * the same access token with every request for its whole life, and verifying it again is most of
+ * what a simple REST read costs in this process (bench/README.md). A token is immutable, so only
+ * its expiry is checked again. Sized by bytes (UTF-16: two per character), not by count, since a
+ * token's size is up to whoever signs it in and its user's metadata.
  */
-const verified = new WeakMap<Uint8Array, Map<string, JwtClaims>>();
+const verified = new WeakMap<Uint8Array, VerifiedCache>();
+
+function cacheFor(secret: Uint8Array): VerifiedCache {
+  let cache = verified.get(secret);
+  if (!cache) {
+    cache = new LRUCache<string, JwtClaims>({
+      maxSize: VERIFIED_CACHE_BYTES,
+      sizeCalculation: (claims, token) => 2 * (token.length + JSON.stringify(claims).length),
+    });
+    verified.set(secret, cache);
+  }
+  return cache;
+}
+
+/** What the verified-token cache of a key holds now, in bytes, for tests and benchmarks. */
+export function verifiedCacheBytes(keys: Pick<Keys, 'jwtSecret'>): number {
+  return verified.get(keys.jwtSecret)?.calculatedSize ?? 0;
+}
 
 /** Verifies an HS256 JWT that has an expiry, with a 30 s clock skew (as PostgREST allows). */
 export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): Promise<JwtClaims> {
   const parts = token.split('.').length;
   if (parts !== 3) throw new JwtError(`Expected 3 parts in JWT; got ${parts}`, 'malformed');
-  let cache = verified.get(keys.jwtSecret);
-  if (!cache) verified.set(keys.jwtSecret, (cache = new Map()));
+  const cache = cacheFor(keys.jwtSecret);
   const known = cache.get(token);
   if (known) {
     if (typeof known.exp === 'number' && known.exp <= Math.floor(Date.now() / 1000) - CLOCK_TOLERANCE) {
@@ -75,7 +97,6 @@ export async function verifyJwt(keys: Pick<Keys, 'jwtSecret'>, token: string): P
   try {
     // Every token we mint expires (the API keys after ten years): one that never does is refused.
     const { payload } = await jwtVerify(token, keys.jwtSecret, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE, requiredClaims: ['exp'] });
-    if (cache.size >= MAX_VERIFIED) cache.delete(cache.keys().next().value!);
     cache.set(token, payload as JwtClaims);
     return { ...(payload as JwtClaims) };
   } catch (e) {

@@ -30,18 +30,23 @@ export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Querya
 /**
  * The statement that sets role, claims, request settings, statement timeout and access mode
  * inside an open transaction. Going read-only is allowed at any point of a transaction.
+ * It then refuses a token whose session has ended (auth.require_live_session), in the same
+ * round trip; the CTE, volatile so always materialised, sets the claims before the check reads them.
  */
 export function claimsStatement(ctx: RequestContext): Statement {
   const claims = JSON.stringify({ ...ctx.claims, role: ctx.role });
   return {
-    sql: `select set_config('search_path', 'public, extensions', true),
-            set_config('role', $1, true),
-            set_config('request.jwt.claims', $2, true),
-            set_config('request.method', $3, true),
-            set_config('request.path', $4, true),
-            set_config('request.headers', $5, true),
-            set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true),
-            set_config('transaction_read_only', $7, true)`,
+    sql: `with settings as (
+            select set_config('search_path', 'public, extensions', true),
+              set_config('role', $1, true),
+              set_config('request.jwt.claims', $2, true),
+              set_config('request.method', $3, true),
+              set_config('request.path', $4, true),
+              set_config('request.headers', $5, true),
+              set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true),
+              set_config('transaction_read_only', $7, true)
+          )
+          select auth.require_live_session() from settings`,
     params: [
       ctx.role,
       claims,

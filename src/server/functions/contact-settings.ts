@@ -13,7 +13,7 @@ import { refuseWithoutSecondFactor } from './second-factor';
  * caller is an admin is the database's answer, under the caller's own claims.
  */
 export async function contactSettings(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps.keys);
+  const caller = await signedInCaller(c, deps);
   if (!caller) return fail(c, 401, 'Authentication required');
   const refusal = await refuseWithoutSecondFactor(deps, c, caller);
   if (refusal) return refusal;

@@ -17,7 +17,7 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * the purchase is always the caller's own.
  */
 export async function purchaseCredits(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps.keys);
+  const caller = await signedInCaller(c, deps);
   if (!caller) return fail(c, 401, messages.notAuthenticated);
   const refusal = await refuseWithoutSecondFactor(deps, c, caller);
   if (refusal) return refusal;

@@ -20,7 +20,7 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps.keys);
+  const caller = await signedInCaller(c, deps);
   if (!caller) return fail(c, 401, 'Authentication required');
   const refusal = await refuseWithoutSecondFactor(deps, c, caller);
   if (refusal) return refusal;

@@ -1,4 +1,7 @@
 import type { Context } from 'hono';
+import { sessionExists } from '../auth/sessions';
+import { isUuid } from '../auth/users';
+import { isDbError, type Queryable } from '../db/database';
 import type { DbRole } from '../db/with-claims';
 import { JwtError, verifyJwt, type JwtClaims, type Keys } from '../auth/tokens';
 
@@ -38,13 +41,25 @@ export async function getCaller(c: Context, keys: Keys): Promise<Caller> {
   return { role, claims, userId: typeof claims.sub === 'string' ? claims.sub : undefined };
 }
 
-/** The caller when a valid token names a signed-in user; undefined for a visitor or a refused token. */
-export async function signedInCaller(c: Context, keys: Keys): Promise<(Caller & { userId: string }) | undefined> {
+/**
+ * The caller when a valid token names a signed-in user whose session is still live; undefined for
+ * a visitor, a refused token, or a session that has ended (signed out, password changed, deleted).
+ */
+export async function signedInCaller(c: Context, deps: { keys: Keys; db: Queryable }): Promise<(Caller & { userId: string }) | undefined> {
+  let caller: Caller;
   try {
-    const caller = await getCaller(c, keys);
-    return caller.role === 'authenticated' && caller.userId ? { ...caller, userId: caller.userId } : undefined;
+    caller = await getCaller(c, deps.keys);
   } catch (e) {
     if (!(e instanceof CallerError)) throw e;
     return undefined;
   }
+  if (caller.role !== 'authenticated' || !caller.userId) return undefined;
+  const sid = caller.claims.session_id;
+  if (sid !== undefined && !(typeof sid === 'string' && isUuid(sid) && (await sessionExists(deps.db, sid)))) return undefined;
+  return { ...caller, userId: caller.userId };
+}
+
+/** Whether a database error is auth.require_live_session refusing a token whose session has ended. */
+export function isEndedSession(e: unknown): e is Error {
+  return isDbError(e) && e.code === 'PT401' && e.hint === 'session_not_found';
 }

@@ -20,3 +20,18 @@ export async function hitRateLimit(db: Database, key: string, limit: Limit): Pro
   const row = rows[0]!;
   return row.count > limit.max ? row.retry_after : 0;
 }
+
+/**
+ * Reads a counter without counting: 0 while fewer than `limit.max` hits are in the current window,
+ * else the seconds until it ends. For limits on failures, counted with hitRateLimit only when
+ * an attempt fails and checked before the next one.
+ */
+export async function peekRateLimit(db: Database, key: string, limit: Limit): Promise<number> {
+  const { rows } = await db.query<{ count: number; retry_after: number }>(
+    `select count, greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => $2) - now()))))::int as retry_after
+       from nodeharbor.rate_limits where key = $1 and window_start + make_interval(secs => $2) > now()`,
+    [key, limit.windowSeconds],
+  );
+  const row = rows[0];
+  return row && row.count >= limit.max ? row.retry_after : 0;
+}

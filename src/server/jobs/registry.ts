@@ -1,11 +1,13 @@
 import type { Task } from './task';
 import { installService } from './tasks/install-service';
+import { pruneAuth } from './tasks/prune-auth';
 import { pruneJobs } from './tasks/prune-jobs';
 import { reconcileNodesTask } from './tasks/reconcile-nodes';
 import { reconcilePurchases } from './tasks/reconcile-purchases';
 import { renewService } from './tasks/renew-service';
 import { renewalSweep } from './tasks/renewal-sweep';
 import { sendEmail } from './tasks/send-email';
+import { sendRecovery } from './tasks/send-recovery';
 import { startService } from './tasks/start-service';
 import { stopService } from './tasks/stop-service';
 import { uninstallService } from './tasks/uninstall-service';
@@ -14,6 +16,7 @@ import { uninstallService } from './tasks/uninstall-service';
 export const taskRegistry: ReadonlyMap<string, Task> = new Map(
   [
     sendEmail,
+    sendRecovery,
     installService,
     uninstallService,
     stopService,
@@ -21,6 +24,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     renewalSweep,
     renewService,
     pruneJobs,
+    pruneAuth,
     reconcilePurchases,
     reconcileNodesTask,
   ].map(
@@ -44,6 +48,7 @@ export function schedules(reconcileIntervalSeconds: number): Schedule[] {
 const fixedSchedules: readonly Schedule[] = [
   { task: renewalSweep.name, everySeconds: 60 },
   { task: pruneJobs.name, everySeconds: 3600 },
+  { task: pruneAuth.name, everySeconds: 3600 },
   // Pending purchases older than 30 s are asked about every 30 s: credited well within 120 s.
   { task: reconcilePurchases.name, everySeconds: 30 },
 ];

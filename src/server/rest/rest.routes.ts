@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps } from '../deps';
 import type { DbRole } from '../db/with-claims';
 import { requireApiKey } from '../http/api-key';
-import { CallerError, getCaller } from '../http/caller';
+import { CallerError, getCaller, isEndedSession } from '../http/caller';
 import { RestError, toRestError } from './errors';
 import { executeRpc, executeTable, type RestResult } from './execute';
 
@@ -51,6 +51,8 @@ export function restRoutes(deps: AppDeps): Hono {
       role = caller.role;
       return okResponse(c, await run(deps, c, caller, c.req.param(param)!));
     } catch (e) {
+      // A token of an ended session is refused as a bad token, so supabase-js treats it as one.
+      if (isEndedSession(e)) return errorResponse(c, callerError(new CallerError(e.message, 'PGRST301')));
       return errorResponse(c, toRestError(e, role));
     }
   };

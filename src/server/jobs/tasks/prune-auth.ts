@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTask } from '../task';
+
+/**
+ * A revoked refresh token is kept this long (GoTrue's cleanup keeps a day): long enough to tell a
+ * stolen token used again from an unknown one and end its session; after that it only takes room.
+ */
+const REVOKED_TOKEN_HOURS = 24;
+/** Every rate-limit window is shorter than this; a row whose window is over only takes room. */
+const RATE_LIMIT_ROW_HOURS = 24;
+
+/** Deletes old revoked refresh tokens and rate-limit counters, which each refresh and each failed attempt add. */
+export const pruneAuth = defineTask({
+  name: 'prune-auth',
+  payload: z.object({}),
+  async run(_payload, { db }) {
+    await db.query(`delete from auth.refresh_tokens where revoked and updated_at < now() - make_interval(hours => $1)`, [REVOKED_TOKEN_HOURS]);
+    await db.query(`delete from nodeharbor.rate_limits where window_start < now() - make_interval(hours => $1)`, [RATE_LIMIT_ROW_HOURS]);
+  },
+});

@@ -1,0 +1,9 @@
+import { mailRecoveryLink, recoveryJob } from '../../auth/recovery';
+import { defineTask } from '../task';
+
+/** Mails a recovery link when the address requested has an account (auth/recovery.ts). */
+export const sendRecovery = defineTask({
+  name: 'send-recovery',
+  payload: recoveryJob,
+  run: (job, deps) => mailRecoveryLink(deps, job),
+});

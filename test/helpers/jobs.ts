@@ -1,0 +1,22 @@
+import { createJobDeps } from '../../src/server/jobs/app-worker';
+import { startWorker } from '../../src/server/jobs/worker';
+import type { TestServer } from './server';
+
+/**
+ * Runs every due job with a real worker, as the one beside npm start would, and returns once
+ * none is pending or running: for tests of work the request hands to the queue (recovery mail).
+ */
+export async function runDueJobs(t: TestServer, timeoutMs = 10_000): Promise<void> {
+  const worker = startWorker(await createJobDeps(t.deps), { concurrency: 2, pollMs: 20, leaseSeconds: 30, schedules: [] });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const { rows } = await t.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.jobs where status in ('pending', 'running')`);
+      if (rows[0]!.n === 0) return;
+      if (Date.now() > deadline) throw new Error('timed out waiting for the queued jobs');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await worker.stop();
+  }
+}
