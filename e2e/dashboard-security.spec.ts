@@ -67,6 +67,18 @@ describe('Settings → Security: sessions and recovery codes', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
+  it('sends a tab whose session ended on another device back to the sign-in page at its next request', async () => {
+    const user = await createTestUser(app.server);
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    // Signed out from elsewhere: "Sign out everywhere else" on another device.
+    expect((await user.client.auth.signOut({ scope: 'others' })).error).toBeNull();
+    await openSection(page, 'Billing').catch(() => undefined);
+    await page.waitForURL(/\/login/);
+    // The browser logs the refused requests (401, and 403 for the local sign-out); nothing else fails.
+    expect(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 40[13]/.test(e))).toEqual([]);
+  }, 60_000);
+
   it('shows ten recovery codes once two-factor sign-in is on, and replaces them on demand', async () => {
     const user = await createTestUser(app.server);
     const { page, errors } = await app.newPage(DESKTOP);
