@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -74,6 +74,12 @@ it('the embedded default moves the key out: its secrets file keeps it, the datab
   expect(rows).toEqual([{ k: GALA_KEY }]);
   const factor = await deps.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factorId]);
   expect(decryptSecret(deps.encryptionKeys, factorId, factor.rows[0]!.secret)).toBe(TOTP_SECRET);
+
+  // The secrets file is now the key's only copy: a wrong ENCRYPTION_KEY, refused, must not replace it.
+  const wrong = { ENCRYPTION_KEY: 'not-the-key-of-this-database-0123456789', JWT_SECRET: '' };
+  await expect(start(wrong, dataDir)).rejects.toThrow(/ENCRYPTION_KEY is not the key/);
+  expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toMatchObject({ encryptionKey: KEY });
+  await start({}, dataDir);
 });
 
 it("ENCRYPTION_KEY, which DATABASE_URL requires, must match the check value, or the start is refused", async () => {
