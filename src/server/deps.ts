@@ -1,4 +1,5 @@
 import type { Database } from './db/database';
+import type { EncryptionKeys } from './db/with-encryption-keys';
 import type { Config } from './env';
 import type { Keys } from './auth/tokens';
 import type { Logger } from './http/logger';
@@ -10,6 +11,8 @@ export type AppDeps = {
   config: Config;
   db: Database;
   keys: Keys;
+  /** What encrypts API keys and TOTP secrets; the database holds only a check value of it. */
+  encryptionKeys: EncryptionKeys;
   logger: Logger;
   mailer: Mailer;
   /** PayPal, or the built-in test provider when PAYPAL_* is not set. */

@@ -159,6 +159,14 @@ describe('loadConfig', () => {
       'ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys',
     ]);
   });
+
+  it('takes ENCRYPTION_KEY_PREVIOUS only beside a different ENCRYPTION_KEY, and as long as a key', () => {
+    const old = 'o'.repeat(32);
+    expect(loadConfig({ ENCRYPTION_KEY: 'n'.repeat(32), ENCRYPTION_KEY_PREVIOUS: old })).toMatchObject({ encryptionKeyPrevious: old });
+    expect(problems({ ENCRYPTION_KEY_PREVIOUS: old })).toEqual(['ENCRYPTION_KEY_PREVIOUS needs ENCRYPTION_KEY, the new key that replaces it']);
+    expect(problems({ ENCRYPTION_KEY: old, ENCRYPTION_KEY_PREVIOUS: old })).toEqual(['ENCRYPTION_KEY_PREVIOUS must differ from ENCRYPTION_KEY']);
+    expect(problems({ ENCRYPTION_KEY: old, ENCRYPTION_KEY_PREVIOUS: 'short' })).toEqual(['ENCRYPTION_KEY_PREVIOUS must be at least 32 characters long']);
+  });
 });
 
 describe('loadConfig: nodes', () => {

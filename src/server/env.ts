@@ -124,6 +124,7 @@ const schema = z.object({
   JWT_EXPIRY: int('JWT_EXPIRY', 3600, 300, 604800),
   REFRESH_TOKEN_REUSE_INTERVAL: int('REFRESH_TOKEN_REUSE_INTERVAL', 10, 0, 3600),
   ENCRYPTION_KEY: secret('ENCRYPTION_KEY', 32),
+  ENCRYPTION_KEY_PREVIOUS: secret('ENCRYPTION_KEY_PREVIOUS', 32),
   REGISTRATION_ENABLED: bool('REGISTRATION_ENABLED', false),
   DEV_HOST_SUFFIXES: z.string().optional().default('.lovableproject.com'),
   SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']),
@@ -239,6 +240,8 @@ export type Config = {
   /** Seconds during which a just-rotated refresh token may be used again (concurrent tabs). */
   refreshTokenReuseInterval: number;
   encryptionKey: string | undefined;
+  /** During a rotation: the key being replaced, still read, never written with (keys:reencrypt ends it). */
+  encryptionKeyPrevious: string | undefined;
   registrationEnabled: boolean;
   devHostSuffixes: string[];
   smtpUrl: string | undefined;
@@ -283,6 +286,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
     problems.push('ENCRYPTION_KEY is required with DATABASE_URL, so that every server process can read the stored API keys');
   }
+  if (e.ENCRYPTION_KEY_PREVIOUS && !e.ENCRYPTION_KEY) {
+    problems.push('ENCRYPTION_KEY_PREVIOUS needs ENCRYPTION_KEY, the new key that replaces it');
+  }
+  if (e.ENCRYPTION_KEY_PREVIOUS && e.ENCRYPTION_KEY_PREVIOUS === e.ENCRYPTION_KEY) {
+    problems.push('ENCRYPTION_KEY_PREVIOUS must differ from ENCRYPTION_KEY');
+  }
   const paypal = paymentsConfig(e, problems);
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
@@ -301,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtExpiry: e.JWT_EXPIRY,
     refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,
     encryptionKey: e.ENCRYPTION_KEY,
+    encryptionKeyPrevious: e.ENCRYPTION_KEY_PREVIOUS,
     registrationEnabled: e.REGISTRATION_ENABLED,
     devHostSuffixes: suffixes,
     smtpUrl: e.SMTP_URL,

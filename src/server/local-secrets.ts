@@ -21,9 +21,12 @@ export function resolveSecrets(config: Pick<Config, 'jwtSecret' | 'encryptionKey
     jwtSecret: config.jwtSecret ?? stored.jwtSecret ?? randomBytes(32).toString('base64url'),
     encryptionKey: config.encryptionKey ?? stored.encryptionKey ?? randomBytes(32).toString('base64url'),
   };
-  if (out.jwtSecret !== stored.jwtSecret || out.encryptionKey !== stored.encryptionKey) {
+  // The file is the only copy of a generated encryption key (the database keeps none, 011): an
+  // ENCRYPTION_KEY from the environment, perhaps a wrong one the start will refuse, never replaces it.
+  const kept: Secrets = { jwtSecret: out.jwtSecret, encryptionKey: stored.encryptionKey ?? out.encryptionKey };
+  if (kept.jwtSecret !== stored.jwtSecret || kept.encryptionKey !== stored.encryptionKey) {
     makePrivateFolder(dir);
-    writeFileSync(file, JSON.stringify(out, null, 2), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
   }
   return out;
 }

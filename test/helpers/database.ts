@@ -19,7 +19,8 @@ function pgliteSnapshot(): Blob {
   return snapshot;
 }
 
-export type TestDatabase = { db: Database; url?: string; drop(): Promise<void> };
+/** `dump` is PGlite's data folder as a tar file (dumpDataDir); `url` where PostgreSQL serves it. */
+export type TestDatabase = { db: Database & { dump?(): Promise<Blob> }; url?: string; drop(): Promise<void> };
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite from the snapshot, or a new

@@ -10,11 +10,15 @@ import { bootstrap } from '../../src/server/bootstrap';
 import type { AppDeps } from '../../src/server/deps';
 import { loadConfig } from '../../src/server/env';
 import { createLogger } from '../../src/server/http/logger';
-import { createTestDatabase } from './database';
+import { createTestDatabase, type TestDatabase } from './database';
 
 export type TestServer = {
   url: string;
   deps: AppDeps;
+  /** The database as its driver opened it, without the encryption keys bootstrap gives deps.db. */
+  rawDb: TestDatabase['db'];
+  /** Where the test PostgreSQL serves this server's database; undefined on PGlite. */
+  databaseUrl: string | undefined;
   anonKey: string;
   serviceRoleKey: string;
   /** A fresh supabase-js client with its own in-memory session storage. */
@@ -67,6 +71,8 @@ export async function startTestServer(
   return {
     url,
     deps,
+    rawDb: testDb.db,
+    databaseUrl: testDb.url,
     anonKey: deps.keys.anonKey,
     serviceRoleKey: deps.keys.serviceRoleKey,
     client: () => createClient(url, deps.keys.anonKey, { auth: { ...auth, storage: memoryStorage() } }),

@@ -72,7 +72,7 @@ export async function enrollFactor(deps: AppDeps, who: Authenticated, input: Enr
   const { user } = who;
   const id = randomUUID();
   const totp = await newTotp(issuer, user.email ?? user.phone ?? '');
-  const secret = await encryptSecret(deps.db, id, totp.secret);
+  const secret = encryptSecret(deps.encryptionKeys, id, totp.secret);
   try {
     await deps.db.transaction(async (tx) => {
       // One enrolment at a time per user, so the counts below cannot be raced past.
@@ -169,7 +169,7 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
         ),
       };
     }
-    const secret = locked.secret ? await decryptSecret(tx, factor.id, locked.secret) : '';
+    const secret = locked.secret ? decryptSecret(deps.encryptionKeys, factor.id, locked.secret) : '';
     const step = matchingStep(secret, code);
     if (step === null || (locked.last_totp_step !== null && step <= locked.last_totp_step)) {
       return { error: new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered') };

@@ -1,5 +1,6 @@
 import type { Command } from './command';
 import { creditsAdd } from './credits-add';
+import { keysReencrypt } from './keys-reencrypt';
 import { mailList } from './mail-list';
 import { usersCreate } from './users-create';
 import { usersGrant, usersRevoke } from './users-grant';
@@ -13,4 +14,5 @@ export const commands: Record<string, Command> = {
   'users:revoke': usersRevoke,
   'credits:add': creditsAdd,
   'mail:list': mailList,
+  'keys:reencrypt': keysReencrypt,
 };

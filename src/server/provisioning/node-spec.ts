@@ -21,7 +21,7 @@ type SpecRow = {
 export async function nodeSpecOf(q: Queryable, serviceId: string, images: Readonly<Record<string, string>>): Promise<NodeSpec> {
   const { rows } = await q.query<SpecRow>(
     `select s.user_id, p.base_product_code as product, p.node_image, p.node_cpus, p.node_memory_mb, p.node_pool,
-            extensions.pgp_sym_decrypt(s.api_key_encrypted, private.encryption_key()) as key
+            private.decrypt_with_either_key(s.api_key_encrypted) as key
        from private.services s
        left join public.products p on p.id = s.product_id
       where s.id = $1`,
