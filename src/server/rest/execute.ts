@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
+import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
 import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
@@ -111,6 +112,7 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   const shape = parseAccept(c.req.header('accept'));
   const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer')!] : []);
   const q = parseQuery(splitQuery(new URL(c.req.url).search));
+  checkFilterCost(q.filters, caller.role);
   const path = `/${name}`;
 
   if (read) {
@@ -190,6 +192,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
     if (!overloads.length) throw functionNotFound(name, Object.keys(args));
     q = parseQuery(pairs);
   }
+  checkFilterCost(q.filters, caller.role);
   const keys = Object.keys(args);
   let fn = pickRoutine(overloads, keys);
   if (!fn) {

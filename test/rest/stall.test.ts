@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { rest, userClient } from './fixtures';
+
+/**
+ * Requests that could stall the whole server (issue 15, item 2): PGlite ignores statement_timeout
+ * and runs on the server's thread, so a filter whose cost is unbounded must be refused before it
+ * reaches the database. Timings live in bench/cases/rest-stall.ts; these check the answers.
+ */
+const BACKTRACKING = '(.+)(.+)(.+)\\3\\2\\1';
+
+describe('REST refuses filters that could stall the server', () => {
+  let s: TestServer;
+  let user: SupabaseClient;
+  beforeAll(async () => {
+    s = await startTestServer();
+    user = await userClient(s);
+  });
+  afterAll(() => s.stop());
+
+  it('refuses regular expression filters from anonymous callers, while /config.json answers', async () => {
+    const anon = s.client();
+    const [m, im, config] = await Promise.all([
+      anon.from('products').select('id').filter('description', 'match', BACKTRACKING),
+      anon.from('products').select('id').filter('name', 'imatch', 'node'),
+      fetch(`${s.url}/config.json`),
+    ]);
+    for (const r of [m, im]) {
+      expect(r.status).toBe(400);
+      expect(r.error?.code).toBe('PGRST100');
+      expect(r.error?.details).toMatch(/need a signed-in user/);
+    }
+    expect(config.status).toBe(200);
+    const inTree = await rest(s, `products?or=(name.eq.x,description.match.${encodeURIComponent(BACKTRACKING)})`);
+    expect(inTree.status).toBe(400);
+  });
+
+  it('refuses, for everyone, the regular expressions that make PostgreSQL backtrack or blow up', async () => {
+    const cases: [string, RegExp][] = [
+      [BACKTRACKING, /backreferences/],
+      ['(a)\\k<x>', /backreferences/],
+      ['(.*){1,255}', /at most 20/],
+      ['((.*){1,20}){1,20}', /quantified group/],
+      ['((a+)+)+b', /quantified group/],
+      ['(x+x+)+y', /quantified group/],
+      ['a'.repeat(101), /at most 100 characters/],
+    ];
+    for (const [pattern, why] of cases) {
+      const r = await user.from('products').select('id').filter('description', 'imatch', pattern);
+      expect(r.status, pattern).toBe(400);
+      expect(r.error?.code).toBe('PGRST100');
+      expect(r.error?.details).toMatch(why);
+    }
+    // Ordinary expressions still work for a signed-in user, escaped backslashes included.
+    const ok = await user.from('products').select('name').filter('name', 'imatch', '^(gala|playa)[a-z0-9 ]*\\\\?');
+    expect(ok.error).toBeNull();
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses oversized like patterns and in lists', async () => {
+    const like = await s.client().from('products').select('id').like('name', `%${'a%'.repeat(600)}`);
+    expect(like.status).toBe(400);
+    expect(like.error?.details).toMatch(/like patterns may be at most 1000/);
+    const names = Array.from({ length: 1001 }, (_, i) => String(i));
+    const r = await s.client().from('products').select('id').in('name', names);
+    expect(r.status).toBe(400);
+    expect(r.error?.details).toMatch(/in lists may hold at most 1000/);
+  });
+});
