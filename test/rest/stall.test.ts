@@ -67,4 +67,28 @@ describe('REST refuses filters that could stall the server', () => {
     expect(r.status).toBe(400);
     expect(r.error?.details).toMatch(/in lists may hold at most 1000/);
   });
+
+  it('reads the catalogue once, not once per request, when many requests name unknown tables', async () => {
+    const db = s.deps.db;
+    const query = db.query.bind(db);
+    let loads = 0;
+    db.query = ((sql: string, ...rest: unknown[]) => {
+      if (sql.includes('from pg_class c')) loads += 1;
+      return (query as (...a: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof db.query;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => s.client().from(`no_such_table_${i}`).select('*')),
+      );
+      expect(answers.map((a) => a.error?.code)).toEqual(Array(50).fill('PGRST205'));
+      const columns = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => s.client().from('products').select(`no_such_column_${i}`)),
+      );
+      expect(columns.map((a) => a.status)).toEqual(Array(20).fill(400));
+    } finally {
+      db.query = query;
+    }
+    // One load for the burst, and at most one more for requests that arrived while it ran.
+    expect(loads).toBeLessThanOrEqual(3);
+  });
 });
