@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { TEST_DB } from '../helpers/database';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { rest, userClient } from './fixtures';
 
@@ -92,3 +93,31 @@ describe('REST refuses filters that could stall the server', () => {
     expect(loads).toBeLessThanOrEqual(3);
   });
 });
+
+// PGlite runs one statement at a time on the server's own thread: there the filter refusals above
+// bound each statement's cost; slots matter where statements run in parallel.
+describe.skipIf(TEST_DB === 'pglite')('REST limits the statements one client runs at once', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ TRUST_PROXY: 'true' });
+    await s.deps.db.exec(`create function public.slow_read() returns int language sql stable as $$ select 1 from pg_sleep(1.5) $$`);
+  });
+  afterAll(() => s.stop());
+
+  const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
+
+  it('refuses a client\'s requests beyond its slots with 429 and Retry-After, and serves other clients', async () => {
+    const heavy = Array.from({ length: 8 }, () => rest(s, 'rpc/slow_read', { method: 'POST', body: '{}', ...from('203.0.113.7') }));
+    // Another client's read, sent while the heavy ones hold their slots.
+    await new Promise((r) => setTimeout(r, 200));
+    const other = await rest(s, 'products?select=id', from('198.51.100.9'));
+    expect(other.status).toBe(200);
+    const answers = await Promise.all(heavy);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(((await refused.json()) as { code: string }).code).toBe('PGRST003');
+  });
+});
+
