@@ -57,6 +57,8 @@ export function regexProblem(pattern: string): string | undefined {
     }
     if (ch === ')') {
       lastGroupQuantified = groups.pop() ?? false;
+      // A group holding a quantified group holds a quantifier too.
+      if (lastGroupQuantified && groups.length) groups[groups.length - 1] = true;
       continue;
     }
     if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
