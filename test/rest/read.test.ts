@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems, userClient } from './fixtures';
+import { installFixtures, rest, seedItems, userClient, userToken } from './fixtures';
 
 describe('REST reads', () => {
   let s: TestServer;
@@ -49,8 +49,11 @@ describe('REST reads', () => {
     expect(await ids('id=not.in.(1,3,5)')).toEqual([2, 4]);
     expect(await ids('note=in.(%22third,%20with%20comma%22,second)')).toEqual([2, 3]);
     expect(await ids('id=not.eq.1&id=not.eq.2')).toEqual([3, 4, 5]);
-    expect(await ids('name=match.^[ab]')).toEqual([1, 2]);
-    expect(await ids('name=imatch.^d')).toEqual([4]);
+    // Regular expressions need a signed-in caller (issue 15): see stall.test.ts.
+    const user = { headers: { Authorization: `Bearer ${await userToken(s, '00000000-0000-4000-8000-000000000001')}` } };
+    const userIds = async (q: string) => ((await (await rest(s, `items?select=id&order=id&${q}`, user)).json()) as { id: number }[]).map((r) => r.id);
+    expect(await userIds('name=match.^[ab]')).toEqual([1, 2]);
+    expect(await userIds('name=imatch.^d')).toEqual([4]);
     expect(await ids('note=isdistinct.second')).toEqual([1, 3, 4, 5]);
     expect(await ids('id=in.()')).toEqual([]);
     expect(await ids('or=(id.eq.1,qty.gte.20)')).toEqual([1, 4]);

@@ -146,7 +146,8 @@ describe('REST rpc', () => {
     // The cached volatility still says STABLE: the first call runs read-only and fails, changing nothing...
     expect((await s.client().rpc('bump')).status).toBe(405);
     // ...and the failure reloads the cache, so the next call runs read-write.
-    await expect.poll(async () => (await s.client().rpc('bump')).data).toBe(70);
+    // Catalogue loads are at most one a second (RELOAD_INTERVAL_MS), so the poll allows a few.
+    await expect.poll(async () => (await s.client().rpc('bump')).data, { timeout: 5000 }).toBe(70);
     const { rows } = await s.deps.db.query(`select count(*)::int as n from public.items where id = 70`);
     expect(rows[0]?.n).toBe(1);
   });

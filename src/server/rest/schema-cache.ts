@@ -122,6 +122,9 @@ function toRoutine(r: RawRoutine): Routine {
   };
 }
 
+/** The shortest time between two catalogue loads. */
+export const RELOAD_INTERVAL_MS = 1000;
+
 type Snapshot = { relations: Map<string, Relation>; routines: Map<string, Routine[]> };
 
 /**
@@ -132,6 +135,7 @@ type Snapshot = { relations: Map<string, Relation>; routines: Map<string, Routin
 export class SchemaCache {
   private snapshot: Snapshot | undefined;
   private loading: { startedAt: number; promise: Promise<Snapshot> } | undefined;
+  private queued: Promise<Snapshot> | undefined;
 
   constructor(private readonly db: Database) {}
 
@@ -142,10 +146,23 @@ export class SchemaCache {
 
   /**
    * Loads the catalogue again unless a load that began at or after `since` (ms) is already under
-   * way or done, so that a burst of misses costs one load.
+   * way or done, so that a burst of misses costs one load. Loads start at most once per
+   * RELOAD_INTERVAL_MS: requests naming unknown tables cannot make the server read the whole
+   * catalogue again and again; a request that needs a fresher one shares the next.
    */
   async reload(since: number): Promise<Snapshot> {
     if (this.loading && this.loading.startedAt >= since) return this.loading.promise;
+    if (this.queued) return this.queued;
+    const wait = this.loading ? this.loading.startedAt + RELOAD_INTERVAL_MS - performance.now() : 0;
+    if (wait <= 0) return this.start();
+    this.queued = new Promise<void>((resolve) => setTimeout(resolve, wait).unref()).then(() => {
+      this.queued = undefined;
+      return this.start();
+    });
+    return this.queued;
+  }
+
+  private start(): Promise<Snapshot> {
     const startedAt = performance.now();
     const promise = this.load().then(
       (s) => {
