@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { SLOTS_PER_CLIENT } from '../../src/server/rest/client-slots';
 import { TEST_DB } from '../helpers/database';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { rest, userClient } from './fixtures';
+import { rest, userClient, userToken } from './fixtures';
 
 /**
  * Requests that could stall the whole server (issue 15, item 2): PGlite ignores statement_timeout
@@ -100,24 +102,28 @@ describe.skipIf(TEST_DB === 'pglite')('REST limits the statements one client run
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({ TRUST_PROXY: 'true' });
-    await s.deps.db.exec(`create function public.slow_read() returns int language sql stable as $$ select 1 from pg_sleep(1.5) $$`);
+    await s.deps.db.exec(`create function public.slow_read() returns int language sql stable as $$ select 1 from pg_sleep(6) $$`);
   });
   afterAll(() => s.stop());
 
   const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 
   it('refuses a client\'s requests beyond its slots with 429 and Retry-After, and serves other clients', async () => {
-    const heavy = Array.from({ length: 8 }, () => rest(s, 'rpc/slow_read', { method: 'POST', body: '{}', ...from('203.0.113.7') }));
+    // Signed in: the anon role's 3 s statement timeout would end the sleep before the slots' wait.
+    const bearer = { Authorization: `Bearer ${await userToken(s, randomUUID())}` };
+    const heavy = Array.from({ length: 2 * SLOTS_PER_CLIENT }, () =>
+      rest(s, 'rpc/slow_read', { method: 'POST', body: '{}', headers: { ...from('203.0.113.7').headers, ...bearer } }),
+    );
     // Another client's read, sent while the heavy ones hold their slots.
     await new Promise((r) => setTimeout(r, 200));
     const other = await rest(s, 'products?select=id', from('198.51.100.9'));
     expect(other.status).toBe(200);
     const answers = await Promise.all(heavy);
     const statuses = answers.map((a) => a.status).sort();
-    expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(statuses).toEqual([...Array(SLOTS_PER_CLIENT).fill(200), ...Array(SLOTS_PER_CLIENT).fill(429)]);
     const refused = answers.find((a) => a.status === 429)!;
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(((await refused.json()) as { code: string }).code).toBe('PGRST003');
-  });
+  }, 30_000);
 });
 

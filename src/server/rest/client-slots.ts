@@ -1,9 +1,12 @@
 import { RestError } from './errors';
 
-/** Statements one client may have running at once; more wait briefly for a free slot. */
-export const SLOTS_PER_CLIENT = 4;
-/** How long a request waits for one of its client's slots before it is refused. */
-export const SLOT_WAIT_MS = 1000;
+/**
+ * Statements one client may have running at once; more wait for a free slot. Enough for a
+ * browser's parallel requests and a few people behind one address, far from the pool's size.
+ */
+export const SLOTS_PER_CLIENT = 8;
+/** How long a request waits for one of its client's slots before it is refused: only that client waits. */
+export const SLOT_WAIT_MS = 5000;
 
 type Queue = { running: number; waiting: (() => void)[] };
 
