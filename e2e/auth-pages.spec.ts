@@ -122,7 +122,7 @@ describe('password reset', () => {
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('different');
     await page.getByRole('button', { name: 'Update password' }).click();
-    await page.getByText('Password must be at least 6 characters long').waitFor();
+    await page.getByText('Password must be at least 8 characters long').waitFor();
     await page.getByText("Passwords don't match").waitFor();
     await page.getByLabel('New password', { exact: true }).fill('a-brand-new-password');
     await page.getByLabel('Confirm new password').fill('a-brand-new-password');
