@@ -50,12 +50,24 @@ describe('settings, account and session', () => {
     await openSection(page, 'Settings');
     await page.getByRole('tab', { name: 'Security' }).click();
     const form = page.getByRole('region', { name: 'Change Password' });
-    await form.getByLabel('Current password').fill(user.password);
     await form.getByLabel('New password', { exact: true }).fill('abc');
     await form.getByLabel('Confirm new password').fill('abd');
     await form.getByRole('button', { name: 'Update Password' }).click();
     await expectText(page, 'Password too short');
     await expectText(page, "Passwords don't match");
+    await expectText(page, messages.currentPasswordRequired);
+
+    // The real server: a wrong current password, then a common new one, are refused with its words.
+    await form.getByLabel('Current password').fill('not-my-password');
+    await form.getByLabel('New password', { exact: true }).fill('a-new-password');
+    await form.getByLabel('Confirm new password').fill('a-new-password');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(page, 'Error updating password', 'Current password is incorrect.');
+    await form.getByLabel('Current password').fill(user.password);
+    await form.getByLabel('New password', { exact: true }).fill('password1');
+    await form.getByLabel('Confirm new password').fill('password1');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(page, 'Error updating password', messages.passwordCommon);
 
     const userEndpoint = (u: URL) => u.pathname === '/auth/v1/user';
     await context.route(userEndpoint, (r) =>

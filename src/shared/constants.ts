@@ -7,7 +7,7 @@ export const DEFAULT_API_KEY_MIN = 44;
 export const DEFAULT_API_KEY_MAX = 46;
 export const DEFAULT_API_KEY_ENDING = '=';
 
-export const PASSWORD_MIN = 6;
+export const PASSWORD_MIN = 8;
 
 export const CONTACT_NAME_MIN = 2;
 export const CONTACT_NAME_MAX = 100;

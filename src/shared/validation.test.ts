@@ -32,16 +32,19 @@ describe('form rules of spec §5', () => {
   });
 
   it('register, reset password, sign-in and settings password', () => {
-    const reg = { email: 'a@b.co', password: 'secret1', confirmPassword: 'secret1', fullName: 'Ada' };
+    const reg = { email: 'a@b.co', password: 'secret12', confirmPassword: 'secret12', fullName: 'Ada' };
     expect(firstMessage(signUpSchema.safeParse(reg))).toBeNull();
-    expect(firstMessage(signUpSchema.safeParse({ ...reg, confirmPassword: 'other1' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(signUpSchema.safeParse({ ...reg, confirmPassword: 'other123' }))).toBe(messages.passwordsMismatch);
     expect(firstMessage(signUpSchema.safeParse({ ...reg, fullName: ' ' }))).toBe(messages.fullNameRequired);
-    expect(firstMessage(resetPasswordSchema.safeParse({ password: '12345', confirmPassword: '12345' }))).toBe(messages.resetPasswordShort);
-    expect(firstMessage(resetPasswordSchema.safeParse({ password: '123456', confirmPassword: '654321' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(resetPasswordSchema.safeParse({ password: '1234567', confirmPassword: '1234567' }))).toBe(messages.resetPasswordShort);
+    expect(firstMessage(resetPasswordSchema.safeParse({ password: '12345678', confirmPassword: '87654321' }))).toBe(messages.passwordsMismatch);
     expect(firstMessage(signInSchema.safeParse({ email: '', password: '' }))).toBe(messages.credentialsMissing);
-    const pw = { currentPassword: 'anything', newPassword: '12345', confirmPassword: '12345' };
+    const pw = { currentPassword: 'anything', newPassword: '1234567', confirmPassword: '1234567' };
     expect(firstMessage(changePasswordSchema.safeParse(pw))).toBe(messages.settingsPasswordShort);
-    expect(firstMessage(changePasswordSchema.safeParse({ ...pw, newPassword: '123456', confirmPassword: '1234567' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(changePasswordSchema.safeParse({ ...pw, newPassword: '12345678', confirmPassword: '123456789' }))).toBe(messages.passwordsMismatch);
+    expect(firstMessage(changePasswordSchema.safeParse({ ...pw, currentPassword: '', newPassword: 'Xq7#vR2!', confirmPassword: 'Xq7#vR2!' }))).toBe(
+      messages.currentPasswordRequired,
+    );
   });
 
   it('top-up: minimum $1 in cents', () => {

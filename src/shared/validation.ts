@@ -36,6 +36,9 @@ export const messages = {
   fullNameRequired: 'Full name is required',
   resetPasswordShort: `Password must be at least ${PASSWORD_MIN} characters long`,
   settingsPasswordShort: 'Password too short',
+  currentPasswordRequired: 'Current password is required',
+  /** GoTrue's words for a `pwned` password; the server checks the list, so forms show it from there. */
+  passwordCommon: 'Password is known to be weak and easy to guess, please choose a different one.',
   credentialsMissing: 'You must provide either an email or phone number and a password',
   serviceNameShort: `Service name must be at least ${SERVICE_NAME_MIN} characters long`,
   serviceNameLong: `Service name must be no more than ${SERVICE_NAME_MAX} characters long`,
@@ -116,10 +119,10 @@ export const resetPasswordSchema = z
   })
   .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
 
-/** Settings › change password: the current password is collected but not checked (spec §5). */
+/** Settings › change password: the server checks the current password (PUT /user current_password). */
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string(),
+    currentPassword: z.string().min(1, messages.currentPasswordRequired),
     newPassword: z.string().min(PASSWORD_MIN, messages.settingsPasswordShort),
     confirmPassword: z.string(),
   })

@@ -71,7 +71,7 @@ describe('access tokens of ended sessions', () => {
     const user = await createTestUser(t);
     const other = t.client();
     expect((await other.auth.signInWithPassword({ email: user.email, password: user.password })).error).toBeNull();
-    expect((await other.auth.updateUser({ password: 'another-long-passphrase-42' })).error).toBeNull();
+    expect((await other.auth.updateUser({ password: 'another-long-passphrase-42', current_password: user.password })).error).toBeNull();
     await expectRefused(user);
   });
 

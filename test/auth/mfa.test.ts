@@ -273,7 +273,7 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     ]);
     // Metadata is not a credential: aal1 may change it.
     expect((await weak.auth.updateUser({ data: { theme: 'dark' } })).error).toBeNull();
-    expect((await sb.auth.updateUser({ password: 'another-pass' })).error).toBeNull();
+    expect((await sb.auth.updateUser({ password: 'another-pass', current_password: PASSWORD })).error).toBeNull();
   });
 
   it('never puts the secret in GET /user, a session body or the logs', async () => {

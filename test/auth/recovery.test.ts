@@ -72,6 +72,9 @@ describe('password recovery', () => {
     const set = await page.auth.setSession({ access_token: accessToken, refresh_token: params.get('refresh_token')! });
     expect(set.error).toBeNull();
     expect(set.data.user?.email).toBe('ada@example.com');
+    // The reset page is held to the same policy: a common password is refused there too.
+    expect((await page.auth.updateUser({ password: 'password1' })).error?.code).toBe('weak_password');
+    // The link proved who this is: no current password is asked for.
     expect((await page.auth.updateUser({ password: 'new-password' })).error).toBeNull();
     expect((await page.auth.signOut()).error).toBeNull();
 

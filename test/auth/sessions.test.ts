@@ -148,11 +148,35 @@ describe('sessions, user and logout', () => {
     expect(second.data.user?.user_metadata.company).toBe('Acme');
   });
 
-  it('changes the password, ending every other session but this one', async () => {
+  /** The security mails in the outbox for this address, by subject. */
+  async function mailsTo(email: string): Promise<string[]> {
+    const { rows } = await t.deps.db.query<{ subject: string }>(`select subject from nodeharbor.outbox where to_address = $1 order by id`, [email]);
+    return rows.map((r) => r.subject);
+  }
+
+  it('refuses a password change from an access token alone: the current password is required', async () => {
+    const { sb, email, session } = await signedIn();
+    // A stolen access token, without the password: missing or wrong current password is refused.
+    const missing = await authFetch(t, '/user', { method: 'PUT', bearer: session.access_token, body: { password: 'taken-over-pass' } });
+    expect([missing.status, missing.body?.code, missing.body?.message]).toEqual([
+      400,
+      'current_password_required',
+      'Current password required when setting new password.',
+    ]);
+    const wrong = await sb.auth.updateUser({ password: 'taken-over-pass', current_password: 'a-guess-at-it' });
+    expect([wrong.error?.status, wrong.error?.code, wrong.error?.message]).toEqual([400, 'current_password_invalid', 'Current password is incorrect.']);
+    // Nothing changed, and nobody was told of a change that did not happen.
+    expect((await t.client().auth.signInWithPassword({ email, password: 'secret-pass' })).error).toBeNull();
+    expect((await t.client().auth.signInWithPassword({ email, password: 'taken-over-pass' })).error?.code).toBe('invalid_credentials');
+    expect(await mailsTo(email)).toEqual([]);
+  });
+
+  it('changes the password, ending every other session but this one, and tells the owner', async () => {
     const { sb, email } = await signedIn();
     const other = await secondClient(email);
-    const { error } = await sb.auth.updateUser({ password: 'brand-new-pass' });
+    const { error } = await sb.auth.updateUser({ password: 'brand-new-pass', current_password: 'secret-pass' });
     expect(error).toBeNull();
+    expect(await mailsTo(email)).toEqual(['Your NodeHarbor password was changed']);
     expect((await sb.auth.getUser()).error).toBeNull();
     const gone = await other.sb.auth.getUser();
     expect(gone.error).toBeInstanceOf(AuthSessionMissingError);
@@ -164,17 +188,23 @@ describe('sessions, user and logout', () => {
 
   it('refuses the same, a weak or an over-long password, an e-mail change and app_metadata, changing nothing', async () => {
     const { sb, email, session } = await signedIn();
-    const same = await sb.auth.updateUser({ password: 'secret-pass' });
+    const same = await sb.auth.updateUser({ password: 'secret-pass', current_password: 'secret-pass' });
     expect([same.error?.status, same.error?.code, same.error?.message]).toEqual([
       422,
       'same_password',
       'New password should be different from the old password.',
     ]);
-    const weak = await sb.auth.updateUser({ password: '123', data: { company: 'Nope' } });
+    const weak = await sb.auth.updateUser({ password: '123456', current_password: 'secret-pass', data: { company: 'Nope' } });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
-    expect((weak.error as AuthWeakPasswordError).reasons).toEqual(['length']);
-    expect(weak.error?.message).toBe('Password should be at least 6 characters.');
-    const long = await sb.auth.updateUser({ password: 'x'.repeat(73) });
+    expect((weak.error as AuthWeakPasswordError).reasons).toEqual(['length', 'pwned']);
+    expect(weak.error?.message).toBe(
+      'Password should be at least 8 characters. Password is known to be weak and easy to guess, please choose a different one.',
+    );
+    const seven = await sb.auth.updateUser({ password: 'Xq7#vR2' , current_password: 'secret-pass' });
+    expect((seven.error as AuthWeakPasswordError).reasons).toEqual(['length']);
+    const common = await sb.auth.updateUser({ password: 'qwertyuiop' , current_password: 'secret-pass' });
+    expect([common.error?.status, common.error?.code, (common.error as AuthWeakPasswordError).reasons]).toEqual([422, 'weak_password', ['pwned']]);
+    const long = await sb.auth.updateUser({ password: 'x'.repeat(73) , current_password: 'secret-pass' });
     expect([long.error?.status, long.error?.code]).toEqual([400, 'validation_failed']);
     const mail = await sb.auth.updateUser({ email: 'elsewhere@example.com' });
     expect([mail.error?.status, mail.error?.code]).toEqual([422, 'email_change_not_supported']);

@@ -70,7 +70,10 @@ describe('password sign-in', () => {
     await t.deps.db.query(`update auth.users set encrypted_password = $2 where id = $1`, [legacy.id, bcrypt.hashSync('12345', 4)]);
     const { data, error } = await t.client().auth.signInWithPassword({ email: 'legacy@example.com', password: '12345' });
     expect(error).toBeNull();
-    expect(data.weakPassword).toEqual({ message: 'Password should be at least 6 characters.', reasons: ['length'] });
+    expect(data.weakPassword).toEqual({
+      message: 'Password should be at least 8 characters. Password is known to be weak and easy to guess, please choose a different one.',
+      reasons: ['length', 'pwned'],
+    });
     await createUser(t.deps.db, { email: 'later@example.com', password: 'secret-pass', confirmed: false });
     const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'later@example.com', password: 'secret-pass' } });
     expect([r.status, r.body?.code, r.body?.message]).toEqual([400, 'email_not_confirmed', 'Email not confirmed']);

@@ -1,6 +1,7 @@
 import { AuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { findUserByEmail } from '../../src/server/auth/users';
 import { authFetch, claimsOf } from './helpers';
 
 describe('sign-up, disabled (the default)', () => {
@@ -43,7 +44,14 @@ describe('sign-up, enabled', () => {
     expect([dup.error?.status, dup.error?.code, dup.error?.message]).toEqual([422, 'user_already_exists', 'User already registered']);
     const weak = await t.client().auth.signUp({ email: 'weak@example.com', password: '12345' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
-    expect((weak.error as AuthWeakPasswordError).reasons).toEqual(['length']);
+    expect((weak.error as AuthWeakPasswordError).reasons).toEqual(['length', 'pwned']);
+    // Long enough but on the list of the most used passwords: refused, and nobody is created.
+    for (const common of ['12345678', 'password', 'Iloveyou1']) {
+      const r = await t.client().auth.signUp({ email: 'common@example.com', password: common });
+      expect(r.error).toBeInstanceOf(AuthWeakPasswordError);
+      expect([r.error?.status, (r.error as AuthWeakPasswordError).reasons]).toEqual([422, ['pwned']]);
+    }
+    expect(await findUserByEmail(t.deps.db, 'common@example.com')).toBeNull();
     const bad = await authFetch(t, '/signup', { body: { email: 'nope', password: 'secret-pass' } });
     expect([bad.status, bad.body?.code]).toEqual([400, 'validation_failed']);
     const noPassword = await authFetch(t, '/signup', { body: { email: 'x@example.com' } });

@@ -50,6 +50,12 @@ describe('users', () => {
     });
     await expect(createUser(db, { email: 'nope', password: 'secret-1' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
     await expect(createUser(db, { email: 'weak@example.com', password: '123' })).rejects.toMatchObject({ status: 422, code: 'weak_password' });
+    // The CLI and the admin account go through createUser too: a common password is refused there.
+    await expect(createUser(db, { email: 'weak@example.com', password: 'football' })).rejects.toMatchObject({
+      status: 422,
+      code: 'weak_password',
+      extra: { weak_password: { reasons: ['pwned'] } },
+    });
     expect(await findUserByEmail(db, 'weak@example.com')).toBeNull();
     const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from auth.users`);
     expect(rows[0]!.n).toBe(2);

@@ -109,13 +109,19 @@ export function authRoutes(deps: AppDeps): Hono {
   r.put('/user', apiKey, async (c) => {
     const who = await authenticate(deps, c.req.header('authorization'));
     const body = await readJsonObject(c);
-    const user = await updateUser(deps, who, {
-      password: optionalString(body, 'password'),
-      data: optionalObject(body, 'data'),
-      email: optionalString(body, 'email'),
-      phone: optionalString(body, 'phone'),
-      appMetadata: body.app_metadata,
-    });
+    const user = await updateUser(
+      deps,
+      who,
+      {
+        password: optionalString(body, 'password'),
+        currentPassword: optionalString(body, 'current_password'),
+        data: optionalObject(body, 'data'),
+        email: optionalString(body, 'email'),
+        phone: optionalString(body, 'phone'),
+        appMetadata: body.app_metadata,
+      },
+      client(c),
+    );
     return c.json(await loadUserJson(deps.db, user));
   });
 

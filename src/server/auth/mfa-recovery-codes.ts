@@ -5,7 +5,8 @@ import type { AppDeps } from '../deps';
 import { AuthError, validationFailed } from './auth-errors';
 import type { Authenticated } from './authenticate';
 import { raiseToAal2, reissueRefreshToken, sessionAal, sessionOf } from './mfa';
-import { sessionBody, type SessionBody } from './sessions';
+import { queueSecurityMail } from './security-mail';
+import { type ClientInfo, sessionBody, type SessionBody } from './sessions';
 import { findUserById } from './users';
 
 // No 0/o, 1/i/l: a code is read off paper and typed by hand.
@@ -77,7 +78,7 @@ export async function regenerateRecoveryCodes(deps: AppDeps, who: Authenticated)
  * right, unused code of the caller's is marked used and raises the caller's session to aal2
  * with `recovery` first in its amr; the answer is a new session body, as a TOTP verify gives.
  */
-export async function redeemRecoveryCode(deps: AppDeps, who: Authenticated, code: string | undefined): Promise<SessionBody> {
+export async function redeemRecoveryCode(deps: AppDeps, who: Authenticated, code: string | undefined, client: ClientInfo): Promise<SessionBody> {
   const sessionId = sessionOf(who);
   const userId = who.user.id;
   if (!code?.trim()) throw validationFailed('Code needs to be non-empty');
@@ -95,6 +96,7 @@ export async function redeemRecoveryCode(deps: AppDeps, who: Authenticated, code
     }
     if (match === null || !(await hasVerifiedFactor(tx, userId))) return { error: invalidCode() };
     await tx.query(`update auth.mfa_recovery_codes set used_at = now() where id = $1`, [match]);
+    await queueSecurityMail(deps, tx, userId, 'recovery-code-used', client);
     const session = await raiseToAal2(tx, sessionId, null, 'recovery');
     if (!session) return { error: new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist') };
     // As a TOTP verify: the user's other sessions still at aal1 end.

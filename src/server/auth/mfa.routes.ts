@@ -10,6 +10,7 @@ import { redeemRecoveryCode, regenerateRecoveryCodes, remainingRecoveryCodes } f
 import { isKnownAddress } from './known-addresses';
 import { enforceFailureLimits, enforceRequestLimit, type FailureCounters, recordFailure } from './rate-limits';
 import { optionalString, readJsonObject } from './request-body';
+import type { ClientInfo } from './sessions';
 
 /**
  * GoTrue's /factors endpoints (TOTP only), mounted under /auth/v1 so that errors reach its
@@ -19,6 +20,7 @@ import { optionalString, readJsonObject } from './request-body';
 export function mfaRoutes(deps: AppDeps): Hono {
   const r = new Hono();
   const ip = (c: Context) => clientIp(c, deps.config.trustProxy);
+  const client = (c: Context): ClientInfo => ({ ip: ip(c), userAgent: c.req.header('user-agent') });
   r.use('*', requireApiKey(deps.keys));
 
   /** GoTrue's requireAuthentication and requireNotAnonymous. */
@@ -55,7 +57,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
     await enforceRequestLimit(deps, 'recoveryCodePerIp', ip(c));
     await enforceRequestLimit(deps, 'recoveryCodePerSession', sessionOf(who));
     const code = optionalString(await readJsonObject(c), 'code');
-    return c.json(await redeemRecoveryCode(deps, who, code));
+    return c.json(await redeemRecoveryCode(deps, who, code, client(c)));
   });
 
   r.post('/:factorId/challenge', async (c) => {
@@ -77,7 +79,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
     const body = await readJsonObject(c);
     const input = { challengeId: optionalString(body, 'challenge_id'), code: optionalString(body, 'code') };
     try {
-      return c.json(await verifyFactor(deps, who, factor, input, ip(c)));
+      return c.json(await verifyFactor(deps, who, factor, input, client(c)));
     } catch (e) {
       if (e instanceof AuthError && e.code === 'mfa_verification_failed') await recordFailure(deps, counters);
       throw e;
@@ -87,7 +89,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
   r.delete('/:factorId', async (c) => {
     const who = await caller(c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
-    return c.json(await unenrollFactor(deps, who, factor));
+    return c.json(await unenrollFactor(deps, who, factor, client(c)));
   });
 
   return r;

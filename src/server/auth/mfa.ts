@@ -9,7 +9,8 @@ import { rememberAddress } from './known-addresses';
 import { FACTOR_COLUMNS, type FactorRow } from './mfa-factors';
 import { decryptSecret, encryptSecret } from './mfa-secrets';
 import { matchingStep, newTotp } from './mfa-totp';
-import { insertRefreshToken, sessionBody, type SessionBody, type SessionRow } from './sessions';
+import { queueSecurityMail } from './security-mail';
+import { type ClientInfo, insertRefreshToken, sessionBody, type SessionBody, type SessionRow } from './sessions';
 import { findUserById, isUuid } from './users';
 
 /** GoTrue's MFA defaults (GOTRUE_MFA_*). */
@@ -135,7 +136,8 @@ type ChallengeRow = { id: string; verified_at: Date | null; ip_address: string; 
  * other unverified TOTP factors, and answers a new session body with a rotated refresh token.
  * A code is accepted once: its time step must be later than the last one this factor accepted.
  */
-export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: FactorRow, input: VerifyInput, ip: string): Promise<SessionBody> {
+export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: FactorRow, input: VerifyInput, client: ClientInfo): Promise<SessionBody> {
+  const { ip } = client;
   const sessionId = sessionOf(who);
   if (input.challengeId !== undefined && !isUuid(input.challengeId)) throw badJson('challenge_id must be a UUID');
   if (!input.code) throw validationFailed('Code needs to be non-empty');
@@ -187,7 +189,8 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
       factor.factor_type,
     ]);
     const refreshToken = await reissueRefreshToken(tx, who.user.id, sessionId);
-    await rememberAddress(tx, who.user.id, ip, { secondFactor: true });
+    await rememberAddress(deps, tx, who.user.id, client, { secondFactor: true });
+    if (locked.status !== 'verified') await queueSecurityMail(deps, tx, who.user.id, 'factor-added', client);
     const user = await findUserById(tx, who.user.id);
     if (!user) return { error: new AuthError(403, 'user_not_found', 'User not found') };
     return { user, session, refreshToken };
@@ -230,7 +233,7 @@ export async function reissueRefreshToken(tx: Queryable, userId: string, session
  * DELETE /factors/:id. A verified factor needs an aal2 session; sessions it raised fall back to
  * aal1 and lose its amr entry. With the last verified factor go the recovery codes.
  */
-export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: FactorRow): Promise<{ id: string }> {
+export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: FactorRow, client: ClientInfo): Promise<{ id: string }> {
   const sessionId = sessionOf(who);
   if (factor.status === 'verified' && (await sessionAal(deps.db, sessionId)) !== 'aal2') {
     throw new AuthError(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor');
@@ -250,6 +253,8 @@ export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: 
        and not exists (select 1 from auth.mfa_factors where user_id = $1 and status = 'verified')`,
       [who.user.id],
     );
+    // An enrolment never completed protected nothing: only a verified factor's removal is news.
+    if (factor.status === 'verified') await queueSecurityMail(deps, tx, who.user.id, 'factor-removed', client);
   });
   return { id: factor.id };
 }

@@ -26,9 +26,17 @@ describe('passwords', () => {
     expect(await verifyPassword('anything', 'plain-text')).toBe(false);
   });
 
-  it('refuses short passwords with reasons and over-long ones as invalid', () => {
-    expect(passwordWeakness('12345')).toEqual({ message: 'Password should be at least 6 characters.', reasons: ['length'] });
-    expect(passwordWeakness('123456')).toBeNull();
+  it('refuses short or common passwords with reasons and over-long ones as invalid', () => {
+    expect(passwordWeakness('Xq7#vR2')).toEqual({ message: 'Password should be at least 8 characters.', reasons: ['length'] });
+    expect(passwordWeakness('Xq7#vR2!')).toBeNull();
+    expect(passwordWeakness('123456')).toEqual({
+      message: 'Password should be at least 8 characters. Password is known to be weak and easy to guess, please choose a different one.',
+      reasons: ['length', 'pwned'],
+    });
+    // Common whatever the case: 'Password1' is 'password1' with a capital.
+    for (const common of ['password', '12345678', 'Password1', 'iloveyou', 'qwertyuiop']) {
+      expect(passwordWeakness(common)?.reasons).toEqual(['pwned']);
+    }
     const weak = (() => {
       try {
         assertPasswordAcceptable('abc');
@@ -37,7 +45,8 @@ describe('passwords', () => {
       }
     })() as AuthError;
     expect([weak.status, weak.code, weak.extra]).toEqual([422, 'weak_password', { weak_password: { reasons: ['length'] } }]);
-    expect(() => assertPasswordAcceptable('x'.repeat(72))).not.toThrow();
+    expect(() => assertPasswordAcceptable('password')).toThrow(/known to be weak/);
+    expect(() => assertPasswordAcceptable('xy'.repeat(36))).not.toThrow();
     expect(() => assertPasswordAcceptable('x'.repeat(73))).toThrow(/longer than 72/);
     // 72 bytes is bcrypt's real limit: 37 two-byte characters are 74 bytes.
     expect(() => assertPasswordAcceptable('é'.repeat(37))).toThrow(/longer than 72/);

@@ -1,19 +1,30 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
 import bcrypt from 'bcryptjs';
+import { PASSWORD_MIN } from '../../shared/constants';
+import { messages } from '../../shared/validation';
 import { AuthError, validationFailed } from './auth-errors';
 
-/** GoTrue's defaults: at least 6 characters; bcrypt only reads 72 bytes, so longer is refused. */
-export const MIN_PASSWORD_LENGTH = 6;
+/** bcrypt only reads 72 bytes, so longer is refused (GoTrue does the same). */
 export const MAX_PASSWORD_BYTES = 72;
 const BCRYPT_COST = 10;
 
+// zxcvbn's list of the most used passwords (lowercase, about 49 000); only the server holds it.
+const COMMON_PASSWORDS = new Set(dictionary['passwords-common']);
+
 export type WeakPassword = { message: string; reasons: string[] };
 
-/** The policy problems of a password, as GoTrue words them, or null when it passes. */
+/**
+ * The policy problems of a password, as GoTrue words them, or null when it passes: at least
+ * PASSWORD_MIN characters and, in any case, not one of the common passwords (GoTrue's `pwned`).
+ */
 export function passwordWeakness(password: string): WeakPassword | null {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    return { message: `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, reasons: ['length'] };
+  const problems: { message: string; reason: string }[] = [];
+  if (password.length < PASSWORD_MIN) problems.push({ message: `Password should be at least ${PASSWORD_MIN} characters.`, reason: 'length' });
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) {
+    problems.push({ message: messages.passwordCommon, reason: 'pwned' });
   }
-  return null;
+  if (problems.length === 0) return null;
+  return { message: problems.map((p) => p.message).join(' '), reasons: problems.map((p) => p.reason) };
 }
 
 /** Throws the error GoTrue answers for a password that may not be set: too long (400) or weak (422). */

@@ -75,7 +75,7 @@ export async function startSession(deps: AppDeps, userId: string, method: 'passw
     );
     const session = rows[0]!;
     const refreshToken = await insertRefreshToken(tx, userId, session.id, null);
-    await rememberAddress(tx, userId, client.ip, { secondFactor: false });
+    await rememberAddress(deps, tx, userId, client, { secondFactor: false });
     await tx.query(`update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`, [userId]);
     await tx.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [userId]);
     const user = await findUserById(tx, userId);

@@ -3,11 +3,15 @@ import { AuthError } from './auth-errors';
 import type { Authenticated } from './authenticate';
 import { lacksRequiredAal2 } from './mfa-factors';
 import { assertPasswordAcceptable, hashPassword, verifyPassword } from './passwords';
-import { endSessions } from './sessions';
+import { enforceFailureLimits, type FailureCounters, recordFailure } from './rate-limits';
+import { queueSecurityMail } from './security-mail';
+import type { AmrEntry } from './access-token';
+import { type ClientInfo, endSessions } from './sessions';
 import { findUserById, normalizeEmail, type UserRow } from './users';
 
 export type UserUpdate = {
   password: string | undefined;
+  currentPassword: string | undefined;
   data: Record<string, unknown> | undefined;
   email: string | undefined;
   phone: string | undefined;
@@ -17,10 +21,11 @@ export type UserUpdate = {
 /**
  * PUT /user (supabase-wire §3.8). Everything is checked before anything is written, so a refused
  * request changes nothing. With a verified MFA factor, password and e-mail need an aal2 session.
- * A new password ends every other session of the user; `data` merges into user_metadata, and a
- * key set to null is removed (GoTrue's UpdateUserMetaData).
+ * A new password needs the current one (GoTrue's current_password), except in the session a
+ * recovery link opened, and then ends every other session of the user and mails the owner;
+ * `data` merges into user_metadata, and a key set to null is removed (GoTrue's UpdateUserMetaData).
  */
-export async function updateUser(deps: AppDeps, who: Authenticated, update: UserUpdate): Promise<UserRow> {
+export async function updateUser(deps: AppDeps, who: Authenticated, update: UserUpdate, client: ClientInfo): Promise<UserRow> {
   const { user } = who;
   if (update.appMetadata !== undefined && update.appMetadata !== null) {
     throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
@@ -35,12 +40,14 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
   if (update.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone numbers are not supported');
   let hash: string | undefined;
   if (update.password !== undefined) {
-    assertPasswordAcceptable(update.password);
     const { rows } = await deps.db.query<{ encrypted_password: string | null }>(
       `select encrypted_password from auth.users where id = $1`,
       [user.id],
     );
-    if (await verifyPassword(update.password, rows[0]?.encrypted_password)) {
+    const current = rows[0]?.encrypted_password;
+    if (!(await isRecoverySession(deps, who.sessionId))) await assertCurrentPassword(deps, user, current, update.currentPassword);
+    assertPasswordAcceptable(update.password);
+    if (await verifyPassword(update.password, current)) {
       throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
     }
     hash = await hashPassword(update.password);
@@ -61,9 +68,31 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
     if (hash) {
       await tx.query(`update auth.users set encrypted_password = $2, recovery_token = null, updated_at = now() where id = $1`, [user.id, hash]);
       await endSessions(tx, user.id, who.sessionId, 'others');
+      await queueSecurityMail(deps, tx, user.id, 'password-changed', client);
     }
     const fresh = await findUserById(tx, user.id);
     if (!fresh) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
     return fresh;
   });
+}
+
+/** The session a recovery link opened (amr `otp`, or GoTrue's `recovery`): the link proved ownership. */
+async function isRecoverySession(deps: AppDeps, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return false;
+  const { rows } = await deps.db.query<{ amr: AmrEntry[] }>(`select amr from auth.sessions where id = $1`, [sessionId]);
+  return (rows[0]?.amr ?? []).some((a) => a.method === 'otp' || a.method === 'recovery');
+}
+
+/**
+ * A stolen access token alone must not take the account over: the current password is required,
+ * and wrong guesses count against the same per-address limit as failed sign-ins.
+ */
+async function assertCurrentPassword(deps: AppDeps, user: UserRow, hash: string | null | undefined, given: string | undefined): Promise<void> {
+  if (!given) throw new AuthError(400, 'current_password_required', 'Current password required when setting new password.');
+  const counters: FailureCounters = [{ name: 'passwordFailuresPerEmail', subject: user.email ?? user.id }];
+  await enforceFailureLimits(deps, counters);
+  if (!(await verifyPassword(given, hash))) {
+    await recordFailure(deps, counters);
+    throw new AuthError(400, 'current_password_invalid', 'Current password is incorrect.');
+  }
 }

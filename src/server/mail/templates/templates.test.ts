@@ -5,6 +5,7 @@ import { lowBalanceMail } from './low-balance';
 import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
 import { renewalMail } from './renewal';
+import { describeBrowser, securityAlertMail } from './security-alert';
 import { serviceCreatedMail } from './service-created';
 import { serviceDeletedMail } from './service-deleted';
 
@@ -22,6 +23,7 @@ describe('mail templates', () => {
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true }),
       installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
+      securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '203.0.113.9', userAgent: undefined, resetUrl: 'https://x/r', contactUrl: 'https://x/c' }),
     ];
     for (const m of mails) {
       expect(m.to).toBe(to);
@@ -54,5 +56,22 @@ describe('mail templates', () => {
     const r = passwordRecoveryMail({ to, link: 'http://localhost/verify?a=1&b="2"' });
     expect(r.html).toContain('href="http://localhost/verify?a=1&amp;b=&quot;2&quot;"');
     expect(r.text).toContain('http://localhost/verify?a=1&b="2"');
+  });
+
+  it('say in security alerts what happened, when, from where and what to do, with the browser named', () => {
+    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(describeBrowser(ua)).toBe('Chrome 131 on Windows');
+    expect(describeBrowser(undefined)).toBe('an unknown browser');
+    expect(describeBrowser('curl-ish')).toBe('an unknown browser');
+    const m = securityAlertMail({ to, event: 'password-changed', at: renewsAt, ip: '203.0.113.9', userAgent: ua, resetUrl: 'https://x/reset-password', contactUrl: 'https://x/contact' });
+    expect(m.text.split('\n\n')).toEqual([
+      'The password of your NodeHarbor account was changed.',
+      'When: December 24, 2026 at 11:30 PM UTC. From: address 203.0.113.9, Chrome 131 on Windows.',
+      'If it was you, there is nothing to do.',
+      'If it was not you, reset your password now at https://x/reset-password, which also signs out every other device, and contact us at https://x/contact.',
+    ]);
+    // A user agent is whatever the client sent: it reaches the HTML escaped.
+    const hostile = securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '::1', userAgent: '<script>', resetUrl: 'r', contactUrl: 'c' });
+    expect(hostile.html).not.toContain('<script>');
   });
 });

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN } from '@shared/constants';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -62,7 +63,7 @@ export default function ResetPasswordConfirmPage() {
       <Seo title="Set New Password" description="Choose a new password for your NodeHarbor account." path={paths.resetPasswordConfirm} noindex />
       {state === 'validating' && <Spinner label="Validating reset link..." />}
       {state === 'ready' && (
-        <AuthCard title="Set new password" description="Choose a new password of at least 6 characters.">
+        <AuthCard title="Set new password" description={`Choose a new password of at least ${PASSWORD_MIN} characters.`}>
           <Suspense fallback={<Spinner label="Loading..." />}>
           <NewPasswordForm />
         </Suspense>

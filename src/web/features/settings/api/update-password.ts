@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 
-export async function updatePassword(password: string): Promise<void> {
+/** The server refuses a new password without the right current one (PUT /user current_password). */
+export async function updatePassword({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }): Promise<void> {
   const supabase = await getSupabase();
-  const { error } = await supabase.auth.updateUser({ password });
+  const { error } = await supabase.auth.updateUser({ password: newPassword, current_password: currentPassword });
   if (error) throw error;
 }
 

@@ -16,9 +16,9 @@ export function ChangePasswordForm() {
   const form = useForm<Values>({ resolver: zodResolver(changePasswordSchema), defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
   const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
+  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
-      await update.mutateAsync(newPassword);
+      await update.mutateAsync({ currentPassword, newPassword });
       toast.success('Password updated successfully', 'Your password has been changed.');
       form.reset();
     } catch (e) {
@@ -32,7 +32,14 @@ export function ChangePasswordForm() {
         Change Password
       </h2>
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        <InputField id="current-password" label="Current password" type="password" autoComplete="current-password" {...form.register('currentPassword')} />
+        <InputField
+          id="current-password"
+          label="Current password"
+          error={errors.currentPassword?.message}
+          type="password"
+          autoComplete="current-password"
+          {...form.register('currentPassword')}
+        />
         <InputField
           id="new-password"
           label="New password"
