@@ -200,11 +200,11 @@ describe('sessions, user and logout', () => {
     expect(weak.error?.message).toBe(
       'Password should be at least 8 characters. Password is known to be weak and easy to guess, please choose a different one.',
     );
-    const seven = await sb.auth.updateUser({ password: 'Xq7#vR2' , current_password: 'secret-pass' });
+    const seven = await sb.auth.updateUser({ password: 'Xq7#vR2', current_password: 'secret-pass' });
     expect((seven.error as AuthWeakPasswordError).reasons).toEqual(['length']);
     const common = await sb.auth.updateUser({ password: 'qwertyuiop' , current_password: 'secret-pass' });
     expect([common.error?.status, common.error?.code, (common.error as AuthWeakPasswordError).reasons]).toEqual([422, 'weak_password', ['pwned']]);
-    const long = await sb.auth.updateUser({ password: 'x'.repeat(73) , current_password: 'secret-pass' });
+    const long = await sb.auth.updateUser({ password: 'x'.repeat(73), current_password: 'secret-pass' });
     expect([long.error?.status, long.error?.code]).toEqual([400, 'validation_failed']);
     const mail = await sb.auth.updateUser({ email: 'elsewhere@example.com' });
     expect([mail.error?.status, mail.error?.code]).toEqual([422, 'email_change_not_supported']);
