@@ -1,4 +1,4 @@
-import Bowser from 'bowser';
+import { browserName } from '../../../shared/browser-name';
 import type { Mail } from '../mailer';
 import { paragraphsMail } from './layout';
 
@@ -21,13 +21,9 @@ const what: Record<SecurityEvent, { subject: string; happened: string }> = {
   'new-device': { subject: 'New sign-in to your NodeHarbor account', happened: 'Your NodeHarbor account was signed in to from a new device.' },
 };
 
-/** "Firefox 128 on Linux", from a User-Agent header; bowser knows the browsers people use. */
+/** "Firefox 128 on Linux", from a User-Agent header. */
 export function describeBrowser(userAgent: string | undefined): string {
-  if (!userAgent) return 'an unknown browser';
-  const { browser, os } = Bowser.parse(userAgent);
-  const name = [browser.name, browser.version?.split('.')[0]].filter(Boolean).join(' ');
-  if (!name) return 'an unknown browser';
-  return os.name ? `${name} on ${os.name}` : name;
+  return browserName(userAgent, { version: true }) ?? 'an unknown browser';
 }
 
 /**

@@ -1,5 +1,5 @@
-import Bowser from 'bowser';
 import { Monitor } from 'lucide-react';
+import { browserName } from '@shared/browser-name';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -13,9 +13,7 @@ import { useSessions } from '../api/list-sessions';
 /** "Firefox on Windows", from the browser's user agent as the server recorded it. */
 function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
-  const { browser, os } = Bowser.parse(userAgent);
-  const name = browser.name || 'Unknown browser';
-  return os.name ? `${name} on ${os.name}` : name;
+  return browserName(userAgent) ?? 'Unknown browser';
 }
 
 /** The devices signed in to the account, each of which can be signed out, this one excepted. */
