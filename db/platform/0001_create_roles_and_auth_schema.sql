@@ -7,23 +7,27 @@ create schema if not exists extensions;
 create extension if not exists pgcrypto with schema extensions;
 
 -- Roles are shared by every database of a cluster, and test databases are created side by side,
--- so creating one that another database just created is not an error.
+-- so creating one that another database just created is not an error. A role that exists is
+-- not created again: PostgreSQL checks the right to create one (BYPASSRLS needs a superuser)
+-- before it notices the name is taken, and an owner that is not a superuser finds them made.
 do $$
+declare
+  r record;
 begin
-  begin
-    create role anon nologin noinherit;
-  exception when duplicate_object or unique_violation then null;
-  end;
-  begin
-    create role authenticated nologin noinherit;
-  exception when duplicate_object or unique_violation then null;
-  end;
-  begin
-    create role service_role nologin noinherit bypassrls;
-  exception when duplicate_object or unique_violation then null;
-  end;
+  for r in select * from (values ('anon', 'nologin noinherit'), ('authenticated', 'nologin noinherit'),
+                                 ('service_role', 'nologin noinherit bypassrls')) as v (name, options)
+  loop
+    if not exists (select 1 from pg_roles where rolname = r.name) then
+      begin
+        execute format('create role %I %s', r.name, r.options);
+      exception when duplicate_object or unique_violation then null;
+      end;
+    end if;
+  end loop;
   -- A server that connects as an ordinary user must still be able to switch to the API roles.
-  if not (select rolsuper from pg_roles where rolname = current_user) then
+  if not (select rolsuper from pg_roles where rolname = current_user)
+     and not (pg_has_role(current_user, 'anon', 'member') and pg_has_role(current_user, 'authenticated', 'member')
+              and pg_has_role(current_user, 'service_role', 'member')) then
     execute format('grant anon, authenticated, service_role to %I', current_user);
   end if;
 end

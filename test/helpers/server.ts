@@ -37,7 +37,7 @@ export type TestServer = {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { logLines?: string[]; webDir?: string; port?: number } = {},
+  options: { logLines?: string[]; webDir?: string; port?: number; database?: TestDatabase } = {},
 ): Promise<TestServer> {
   // Listening first tells the port, which the configuration then names; requests are answered
   // once the app exists, and no one knows the address before this function returns.
@@ -45,7 +45,7 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  const testDb = await createTestDatabase();
+  const testDb = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   let deps: AppDeps;
   try {
