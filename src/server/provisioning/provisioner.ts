@@ -1,3 +1,5 @@
+import type { NodeState } from '../../shared/node-health';
+
 /** What a node looks like to the engine that runs it, in short (start and stop decide on this). */
 export type NodeStatus = 'absent' | 'running' | 'stopped';
 
@@ -35,6 +37,21 @@ export type NodeSpec = {
 export type EngineNode = { serviceId: string; status: NodeStatus };
 
 /**
+ * One node as its engine sees it now: the node monitor's sample. `taskId` names the engine's
+ * current run of the node (a Swarm task); a new one means the node was started again. `exitCode`
+ * is that of its last run that ended, `reason` the engine's words for why it does not run.
+ */
+export type NodeObservation = {
+  serviceId: string;
+  state: NodeState;
+  taskId: string | null;
+  /** The host it runs on (the Swarm node's hostname). */
+  host: string | null;
+  exitCode: number | null;
+  reason: string | null;
+};
+
+/**
  * Runs customers' nodes. Every method is idempotent, because jobs are at-least-once: installing
  * an installed node, or stopping a stopped one, changes nothing, and removing what is not there
  * is done. Drivers: simulated (the embedded default) and Docker Swarm (drivers/).
@@ -52,4 +69,12 @@ export interface Provisioner {
   health(serviceId: string): Promise<NodeHealth>;
   /** Everything of ours in the engine, found by label; nothing else is ever listed or touched. */
   list(): Promise<EngineNode[]>;
+  /**
+   * Every node of ours as it is now, in a few engine calls whatever their number (the monitor's
+   * sweep): online when its current run is running, restarting when a run ended and the next
+   * is on its way, offline when none runs and none is starting, stopped at 0 replicas.
+   */
+  observe(): Promise<NodeObservation[]>;
+  /** The node's last `tail` lines of output, oldest first, as they were written (redacting is the caller's); none when there is no node. */
+  logs(serviceId: string, tail: number): Promise<string[]>;
 }
