@@ -189,6 +189,11 @@ const schema = z.object({
   INSTALL_TIMEOUT_SECONDS: int('INSTALL_TIMEOUT_SECONDS', 600, 5, 86_400),
   INSTALL_SETTLE_SECONDS: int('INSTALL_SETTLE_SECONDS', 10, 0, 600),
   RECONCILE_INTERVAL_SECONDS: int('RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
+  // At most 120: a sample older than five minutes reads as unknown (migration 0019).
+  NODE_MONITOR_INTERVAL_SECONDS: int('NODE_MONITOR_INTERVAL_SECONDS', 30, 1, 120),
+  NODE_DOWN_ALERT_MINUTES: int('NODE_DOWN_ALERT_MINUTES', 10, 1, 1440),
+  NODE_ALERTS_PER_HOUR: int('NODE_ALERTS_PER_HOUR', 5, 1, 1000),
+  SIMULATED_NODE_FAULTS: int('SIMULATED_NODE_FAULTS', 0, 0, 100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   PAYMENTS_PROVIDER: z
     .string()
@@ -263,6 +268,8 @@ export type Config = {
   /** Durations of the simulated provisioner. */
   provisionInstallSeconds: number;
   provisionDeleteSeconds: number;
+  /** The simulated driver's crashes and outages, in percent of running nodes per look (0: none). */
+  simulatedNodeFaults: number;
   /** Where the Docker Engine is, as the Docker CLI reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH. */
   docker: DockerEngineConfig;
   nodes: NodeSettings;
@@ -334,7 +341,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       certPath: e.DOCKER_CERT_PATH || undefined,
       configDir: e.DOCKER_CONFIG || undefined,
     },
-    nodes: { images: e.NODE_IMAGES, installTimeoutSeconds: e.INSTALL_TIMEOUT_SECONDS, settleSeconds: e.INSTALL_SETTLE_SECONDS },
+    simulatedNodeFaults: e.SIMULATED_NODE_FAULTS,
+    nodes: {
+      images: e.NODE_IMAGES,
+      installTimeoutSeconds: e.INSTALL_TIMEOUT_SECONDS,
+      settleSeconds: e.INSTALL_SETTLE_SECONDS,
+      monitorIntervalSeconds: e.NODE_MONITOR_INTERVAL_SECONDS,
+      downAlertMinutes: e.NODE_DOWN_ALERT_MINUTES,
+      alertsPerHour: e.NODE_ALERTS_PER_HOUR,
+    },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
     paypal,

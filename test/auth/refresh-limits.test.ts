@@ -59,7 +59,7 @@ describe('refresh without end', () => {
 
   it('prunes revoked refresh tokens after a day, every hour, and keeps live ones and recent revoked ones', async () => {
     expect(taskRegistry.get('prune-auth')).toBe(pruneAuth);
-    expect(schedules(60)).toContainEqual({ task: 'prune-auth', everySeconds: 3600 });
+    expect(schedules(60, 30)).toContainEqual({ task: 'prune-auth', everySeconds: 3600 });
     const first = await signedIn('198.51.100.21');
     const second = (await refresh(first, '198.51.100.21')).body!.refresh_token as string;
     const third = (await refresh(second, '198.51.100.21')).body!.refresh_token as string;

@@ -69,7 +69,15 @@ const tasks: ReadonlyMap<string, Task> = new Map(
 
 function deps(db: Database): JobDeps {
   const logger = createLogger('silent');
-  return { db, logger, mailer: createMailer({ db, from: 'test@nodeharbor.test', logger }), provisioner: createSimulatedDriver(db, { installSeconds: 0, deleteSeconds: 0 }), nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 0 }, payments: createTestProvider(db) };
+  return {
+    db,
+    logger,
+    mailer: createMailer({ db, from: 'test@nodeharbor.test', logger }),
+    provisioner: createSimulatedDriver(db, { installSeconds: 0, deleteSeconds: 0 }),
+    nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 0, monitorIntervalSeconds: 30, downAlertMinutes: 10, alertsPerHour: 5 },
+    payments: createTestProvider(db),
+    publicUrl: 'http://127.0.0.1',
+  };
 }
 function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?: number; schedules?: { task: string; everySeconds: number }[] } = {}): Worker {
   const w = startWorker(deps(db), { concurrency: opts.concurrency ?? 2, pollMs: 20, leaseSeconds: opts.leaseSeconds ?? 30, tasks, schedules: opts.schedules ?? [] });

@@ -236,7 +236,7 @@ describe('purchase-credits with the built-in test provider', () => {
   });
 
   it('the worker reconciles on its own every 30 s, so a payment approved without the browser is credited within 120 s', async () => {
-    expect(schedules(60)).toContainEqual({ task: 'reconcile-purchases', everySeconds: 30 });
+    expect(schedules(60, 30)).toContainEqual({ task: 'reconcile-purchases', everySeconds: 30 });
     const before = Number(await balance(user.client));
     const order = await start(9);
     await visit(order.approval_url, { decision: 'approve' });
@@ -245,7 +245,7 @@ describe('purchase-credits with the built-in test provider', () => {
       concurrency: 1,
       pollMs: 50,
       leaseSeconds: 30,
-      schedules: schedules(60).filter((x) => x.task === 'reconcile-purchases'),
+      schedules: schedules(60, 30).filter((x) => x.task === 'reconcile-purchases'),
     });
     try {
       for (let i = 0; i < 100 && (await purchaseRow(s, order.purchase_id))!.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 100));

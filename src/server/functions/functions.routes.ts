@@ -4,12 +4,14 @@ import { requireApiKey } from '../http/api-key';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
+import { nodeLogs } from './node-logs';
 import { purchaseCredits } from './purchase-credits';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
   'contact-form': contactForm,
   'contact-settings': contactSettings,
+  'node-logs': nodeLogs,
   'purchase-credits': purchaseCredits,
   'send-sqs-message': sendSqsMessage,
 };

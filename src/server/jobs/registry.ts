@@ -1,7 +1,9 @@
 import type { Task } from './task';
 import { installService } from './tasks/install-service';
+import { monitorNodes } from './tasks/monitor-nodes';
 import { pruneAuth } from './tasks/prune-auth';
 import { pruneJobs } from './tasks/prune-jobs';
+import { pruneNodeHistory } from './tasks/prune-node-history';
 import { reconcileNodesTask } from './tasks/reconcile-nodes';
 import { reconcilePurchases } from './tasks/reconcile-purchases';
 import { renewService } from './tasks/renew-service';
@@ -27,6 +29,8 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     pruneAuth,
     reconcilePurchases,
     reconcileNodesTask,
+    monitorNodes,
+    pruneNodeHistory,
   ].map(
     (t) => [t.name, t as Task],
   ),
@@ -36,12 +40,14 @@ export type Schedule = { task: string; everySeconds: number };
 
 /**
  * Recurring tasks: each is enqueued once per period, keyed by the period's start, however many
- * workers run. The nodes' reconciler runs every RECONCILE_INTERVAL_SECONDS.
+ * workers run. The nodes' reconciler runs every RECONCILE_INTERVAL_SECONDS, their monitor every
+ * NODE_MONITOR_INTERVAL_SECONDS.
  */
-export function schedules(reconcileIntervalSeconds: number): Schedule[] {
+export function schedules(reconcileIntervalSeconds: number, monitorIntervalSeconds: number): Schedule[] {
   return [
     ...fixedSchedules,
     { task: reconcileNodesTask.name, everySeconds: reconcileIntervalSeconds },
+    { task: monitorNodes.name, everySeconds: monitorIntervalSeconds },
   ];
 }
 
@@ -49,6 +55,7 @@ const fixedSchedules: readonly Schedule[] = [
   { task: renewalSweep.name, everySeconds: 60 },
   { task: pruneJobs.name, everySeconds: 3600 },
   { task: pruneAuth.name, everySeconds: 3600 },
+  { task: pruneNodeHistory.name, everySeconds: 3600 },
   // Pending purchases older than 30 s are asked about every 30 s: credited well within 120 s.
   { task: reconcilePurchases.name, everySeconds: 30 },
 ];

@@ -14,6 +14,8 @@ export type JobDeps = {
   provisioner: Provisioner;
   nodes: NodeSettings;
   payments: PaymentProvider;
+  /** Where the site is (PUBLIC_URL): links in the mails jobs send. */
+  publicUrl: string;
 };
 
 /**

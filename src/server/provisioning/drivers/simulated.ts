@@ -1,23 +1,67 @@
-import type { Database } from '../../db/database';
-import type { NodeStatus, Provisioner } from '../provisioner';
+import type { Database, Queryable } from '../../db/database';
+import type { NodeObservation, NodeStatus, Provisioner } from '../provisioner';
 
-export type SimulatedDriverOptions = { installSeconds: number; deleteSeconds: number };
+export type SimulatedDriverOptions = {
+  installSeconds: number;
+  deleteSeconds: number;
+  /** SIMULATED_NODE_FAULTS: at each look (the monitor's sweep), this percentage of running nodes crash, and a tenth of it go offline for OUTAGE_MINUTES. */
+  faultPercent?: number;
+};
+
+/** A crashed node is started again after this long, as Swarm's restart delay does. */
+export const SIMULATED_RESTART_SECONDS = 5;
+/** How long a simulated outage keeps a node offline. */
+const OUTAGE_MINUTES = 15;
+/** Every simulated node prints a heartbeat this often. */
+const HEARTBEAT_SECONDS = 30;
+/** The simulated nodes are spread over a few made-up hosts, so the fleet view has something to show. */
+const HOSTS = 3;
 
 const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
 
 type NodeRow = { service_id: string; state: 'running' | 'stopped'; updated_at: Date };
 
+/** A running node's current run ends as a kill -9 would (exit code 137), and the next starts after SIMULATED_RESTART_SECONDS. */
+export async function simulateCrash(db: Queryable, serviceId: string): Promise<void> {
+  await db.query(
+    `update nodeharbor.simulated_nodes
+        set task = task + 1, exit_code = 137, restarting_until = now() + make_interval(secs => $2),
+            started_at = now() + make_interval(secs => $2)
+      where service_id = $1 and state = 'running'`,
+    [serviceId, SIMULATED_RESTART_SECONDS],
+  );
+}
+
+/** A node goes offline (its host lost, say) for `minutes`, or comes back at once with 0. */
+export async function simulateOutage(db: Queryable, serviceId: string, minutes: number): Promise<void> {
+  await db.query(
+    `update nodeharbor.simulated_nodes
+        set offline_until = case when $2 > 0 then now() + make_interval(mins => $2) end,
+            started_at = case when $2 > 0 then now() + make_interval(mins => $2) else now() end
+      where service_id = $1`,
+    [serviceId, minutes],
+  );
+}
+
 /**
  * A provisioner that runs nothing: installing and deleting take the configured time, and the
  * node's state is kept in nodeharbor.simulated_nodes, so it survives a restart as a real node would.
- * It needs nothing of the node spec but its id: the key is never stored.
+ * Its nodes are online unless made to fail (simulateCrash, simulateOutage, `faultPercent`), and
+ * they print a start banner and a heartbeat. It stores nothing of the node spec but its id: the
+ * key is never stored (the banner reads it from the service, as a careless node prints its config,
+ * so that the embedded default shows the logs' redaction at work).
  */
 export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions): Provisioner {
   const find = async (serviceId: string): Promise<NodeRow | undefined> =>
     (await db.query<NodeRow>('select service_id, state, updated_at from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).rows[0];
   const status = async (serviceId: string): Promise<NodeStatus> => (await find(serviceId))?.state ?? 'absent';
   const setState = (serviceId: string, state: 'running' | 'stopped') =>
-    db.query(`update nodeharbor.simulated_nodes set state = $2, updated_at = now() where service_id = $1 and state <> $2`, [serviceId, state]);
+    db.query(
+      `update nodeharbor.simulated_nodes set state = $2, updated_at = now(), started_at = now(), restarting_until = null
+        where service_id = $1 and state <> $2`,
+      [serviceId, state],
+    );
+  const faults = opts.faultPercent ?? 0;
   return {
     status,
     async install(node) {
@@ -25,7 +69,8 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
       await sleep(opts.installSeconds);
       await db.query(
         `insert into nodeharbor.simulated_nodes (service_id, state, installs) values ($1, 'running', 1)
-         on conflict (service_id) do update set state = 'running', installs = simulated_nodes.installs + 1, updated_at = now()`,
+         on conflict (service_id) do update set state = 'running', installs = simulated_nodes.installs + 1, updated_at = now(),
+                                                task = simulated_nodes.task + 1, started_at = now(), restarting_until = null`,
         [node.serviceId],
       );
     },
@@ -48,6 +93,60 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
     async list() {
       const { rows } = await db.query<NodeRow>('select service_id, state, updated_at from nodeharbor.simulated_nodes order by service_id');
       return rows.map((r) => ({ serviceId: r.service_id, status: r.state }));
+    },
+    async observe() {
+      if (faults > 0) {
+        await db.query(
+          `update nodeharbor.simulated_nodes
+              set task = task + 1, exit_code = 137, restarting_until = now() + make_interval(secs => $2),
+                  started_at = now() + make_interval(secs => $2)
+            where state = 'running' and coalesce(restarting_until, '-infinity') < now() and coalesce(offline_until, '-infinity') < now()
+              and random() * 100 < $1`,
+          [faults, SIMULATED_RESTART_SECONDS],
+        );
+        await db.query(
+          `update nodeharbor.simulated_nodes set offline_until = now() + make_interval(mins => $2), started_at = now() + make_interval(mins => $2)
+            where state = 'running' and coalesce(offline_until, '-infinity') < now() and random() * 1000 < $1`,
+          [faults, OUTAGE_MINUTES],
+        );
+      }
+      const { rows } = await db.query<NodeObservation>(
+        `select service_id as "serviceId",
+                case when state = 'stopped' then 'stopped' when offline_until > now() then 'offline'
+                     when restarting_until > now() then 'restarting' else 'online' end as state,
+                'sim-' || left(service_id::text, 8) || '-' || task as "taskId",
+                'simulated-host-' || (abs(hashtext(service_id::text)) % $1 + 1) as host,
+                exit_code as "exitCode",
+                case when state = 'running' and offline_until > now() then 'simulated outage: the host does not answer'
+                     when state = 'running' and restarting_until > now() then 'task: non-zero exit (137)' end as reason
+           from nodeharbor.simulated_nodes`,
+        [HOSTS],
+      );
+      return rows;
+    },
+    async logs(serviceId, tail) {
+      const { rows } = await db.query<{ task: number; started_at: Date; key: string | null; exit_code: number | null; beats: number }>(
+        `select n.task, n.started_at, n.exit_code,
+                case when s.id is not null then private.decrypt_with_either_key(s.api_key_encrypted) end as key,
+                greatest(0, floor(extract(epoch from now() - n.started_at) / $2))::int as beats
+           from nodeharbor.simulated_nodes n
+           left join private.services s on s.id = n.service_id
+          where n.service_id = $1 and n.state = 'running'`,
+        [serviceId, HEARTBEAT_SECONDS],
+      );
+      const node = rows[0];
+      if (!node) return [];
+      const at = (seconds: number) => new Date(node.started_at.getTime() + seconds * 1000).toISOString();
+      const lines: string[] = [];
+      if (node.task > 1 && node.exit_code !== null) lines.push(`${at(-SIMULATED_RESTART_SECONDS)} run ${node.task - 1} ended with exit code ${node.exit_code}`);
+      // A node waiting to be started again (a crash, an outage) has not printed its banner yet.
+      if (node.started_at.getTime() <= Date.now()) {
+        lines.push(`${at(0)} NodeHarbor simulated node starting (run ${node.task})`);
+        if (node.key !== null) lines.push(`${at(0)} config: key=${node.key}`);
+      }
+      const first = Math.max(1, node.beats - tail + 1);
+      for (let i = first; i <= node.beats; i++) lines.push(`${at(i * HEARTBEAT_SECONDS)} heartbeat ${i}: synced, 8 peers`);
+      return lines.slice(-tail);
     },
   };
 }

@@ -1,0 +1,82 @@
+import { isUuid } from '../auth/users';
+import type { Database, Queryable } from '../db/database';
+import type { Logger } from '../http/logger';
+import { hitRateLimit } from '../http/rate-limit';
+import type { Mailer } from '../mail/mailer';
+import { nodeDownMail, nodeUpMail } from '../mail/templates/node-alert';
+import type { NodeSettings } from './node-settings';
+import type { Provisioner } from './provisioner';
+
+export type MonitorDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings; publicUrl: string };
+
+/** One incident to mail, as private.record_node_samples returns it. */
+type Alert = { action: 'down' | 'up'; incident_id: number; service_id: string; user_id: string; started_at: Date };
+
+export type SweepResult = { nodes: number; alerts: Alert[] };
+
+/** A gap between two samples longer than this many intervals (no sweep ran) is not counted as observed. */
+const GAP_INTERVALS = 3;
+/** Longest reason kept from the engine. */
+const REASON_MAX = 500;
+
+/**
+ * One sweep of the node monitor: every node's state from the engine in a few calls, then one
+ * statement (private.record_node_samples, migration 0019) that writes what changed (states,
+ * restarts, uptime, incidents) for every live service, and the incidents' e-mails in the same
+ * transaction. Its cost in round trips does not grow with the number of nodes; an engine that
+ * does not answer is thrown (nothing is recorded, and the gap counts as not observed).
+ */
+export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
+  const { db, provisioner, nodes } = deps;
+  const observed = await provisioner.observe();
+  // Our label on something that is no service of ours (set by hand) must not fail the sweep.
+  const samples = observed
+    .filter((o) => isUuid(o.serviceId))
+    .map((o) => ({
+      service_id: o.serviceId,
+      state: o.state,
+      task_id: o.taskId,
+      host: o.host,
+      exit_code: o.exitCode,
+      reason: o.reason?.slice(0, REASON_MAX) ?? null,
+    }));
+  const alerts = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<Alert>(
+      'select action, incident_id, service_id, user_id, started_at from private.record_node_samples($1::jsonb, $2, $3)',
+      [JSON.stringify(samples), nodes.monitorIntervalSeconds * GAP_INTERVALS, nodes.downAlertMinutes * 60],
+      'record-node-samples',
+    );
+    for (const alert of rows) await mailAlert(deps, tx, alert);
+    return rows;
+  });
+  return { nodes: samples.length, alerts };
+}
+
+/**
+ * The incident's e-mail, through the outbox (keyed by the incident, so a retried sweep mails once).
+ * Node-down mails count against the owner's hourly cap (NODE_ALERTS_PER_HOUR): past it the
+ * incident stays recorded without one, and then gets no "back online" mail either.
+ */
+async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promise<void> {
+  const { rows } = await tx.query<{ name: string; email: string | null; reason: string | null }>(
+    `select s.name, u.email, n.reason from private.services s join auth.users u on u.id = s.user_id
+       left join private.node_status n on n.service_id = s.id where s.id = $1`,
+    [alert.service_id],
+  );
+  const svc = rows[0];
+  if (!svc?.email) return;
+  const url = `${deps.publicUrl}/dashboard/services/${alert.service_id}`;
+  if (alert.action === 'up') {
+    const mail = nodeUpMail({ to: svc.email, name: svc.name, since: alert.started_at, back: new Date(), url });
+    await deps.mailer.queue(tx, mail, { key: `node-up:${alert.incident_id}` });
+    return;
+  }
+  const wait = await hitRateLimit(tx, `node-alert:user:${alert.user_id}`, { max: deps.nodes.alertsPerHour, windowSeconds: 3600 });
+  if (wait > 0) {
+    deps.logger.warn('node-down mail not sent: the owner reached the hourly cap', { service: alert.service_id, incident: alert.incident_id });
+    return;
+  }
+  const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, reason: svc.reason, url });
+  await deps.mailer.queue(tx, mail, { key: `node-down:${alert.incident_id}` });
+  await tx.query('update private.node_incidents set mailed = true where id = $1', [alert.incident_id]);
+}

@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeEventText } from '../../src/shared/node-health';
+import { createJobDeps } from '../../src/server/jobs/app-worker';
+import type { JobDeps } from '../../src/server/jobs/task';
+import { simulateCrash, simulateOutage } from '../../src/server/provisioning/drivers/simulated';
+import { installNode } from '../../src/server/provisioning/install-node';
+import { sweepNodes } from '../../src/server/provisioning/node-monitor';
+import { forceServiceState } from '../helpers/service-state';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
+
+// The node monitor on the simulated engine, through the API as owners read it (issue 16);
+// test/docker/ runs the same against a real Swarm.
+
+let s: TestServer;
+let deps: JobDeps;
+let owner: TestUser;
+let other: TestUser;
+
+beforeAll(async () => {
+  s = await startTestServer({
+    RATE_LIMITS_ENABLED: 'false',
+    PROVISION_INSTALL_SECONDS: '0',
+    PROVISION_DELETE_SECONDS: '0',
+    INSTALL_SETTLE_SECONDS: '0',
+    NODE_ALERTS_PER_HOUR: '2',
+  });
+  deps = await createJobDeps(s.deps);
+  owner = await createTestUser(s, { credits: 100 });
+  other = await createTestUser(s, { credits: 100 });
+});
+afterAll(() => s.stop());
+
+const sql = async <T>(text: string, params: unknown[] = []) => (await s.deps.db.query<T>(text, params)).rows;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function activeService(user: TestUser, name: string, product = MASTER_NODE, key = LICENCE_KEY): Promise<string> {
+  const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
+  if (error) throw error;
+  const id = (data as { id: string }).id;
+  await installNode(deps, id);
+  return id;
+}
+
+const view = async (user: TestUser, id: string) =>
+  (await user.client.from('services').select('node_state, last_seen_at').eq('id', id).single()).data as { node_state: string | null; last_seen_at: string | null } | null;
+const uptime = async (user: TestUser, id: string) =>
+  (await user.client.from('service_uptime').select('*').eq('service_id', id).order('day')).data as {
+    day: string; seconds_online: number; seconds_observed: number; threshold_seconds: number | null; meets_threshold: boolean | null;
+  }[];
+const nodeEvents = async (id: string) =>
+  (await sql<{ event: string; detail: Record<string, unknown> | null }>(
+    `select event, detail from public.service_events where service_id = $1 and event like 'node\\_%' order by id`, [id],
+  )).map((e) => nodeEventText(e.event, e.detail));
+const mails = async (subject: string) => sql<{ to_address: string; text_body: string }>('select to_address, text_body from nodeharbor.outbox where subject = $1', [subject]);
+
+describe('the node monitor', () => {
+  it('reports a node online with its last-seen time, and writes only transitions', async () => {
+    const id = await activeService(owner, 'mon-online');
+    expect(await view(owner, id)).toEqual({ node_state: 'unknown', last_seen_at: null });
+    await sweepNodes(deps);
+    const first = await view(owner, id);
+    expect(first?.node_state).toBe('online');
+    expect(Date.parse(first!.last_seen_at!)).toBeGreaterThan(Date.now() - 60_000);
+    await sweepNodes(deps);
+    await sweepNodes(deps);
+    expect(await nodeEvents(id)).toEqual(['Node online']);
+    // A stale sample says nothing of now.
+    await sql(`update private.node_status set sampled_at = now() - interval '6 minutes' where service_id = $1`, [id]);
+    expect((await view(owner, id))?.node_state).toBe('unknown');
+  });
+
+  it('counts uptime per UTC day, and the reward threshold flips once it is reached', async () => {
+    const id = await activeService(owner, 'mon-uptime');
+    await sql('update public.products set uptime_threshold_seconds = 2 where id = $1', [MASTER_NODE]);
+    try {
+      await sweepNodes(deps);
+      expect(await uptime(owner, id)).toEqual([]);
+      await sleep(1100);
+      await sweepNodes(deps);
+      const [early] = await uptime(owner, id);
+      expect(early).toMatchObject({ day: new Date().toISOString().slice(0, 10), threshold_seconds: 2, meets_threshold: false });
+      expect(early!.seconds_online).toBeGreaterThanOrEqual(1);
+      expect(early!.seconds_observed).toBe(early!.seconds_online);
+      await sleep(1500);
+      await sweepNodes(deps);
+      const [later] = await uptime(owner, id);
+      expect(later!.seconds_online).toBeGreaterThan(early!.seconds_online);
+      expect(later!.meets_threshold).toBe(true);
+    } finally {
+      await sql('update public.products set uptime_threshold_seconds = 28800 where id = $1', [MASTER_NODE]);
+    }
+    // Town Star has no known threshold: no verdict either way.
+    const town = await activeService(owner, 'mon-town', TOWN_STAR, GALA_KEY);
+    await sweepNodes(deps);
+    await sleep(1100);
+    await sweepNodes(deps);
+    expect((await uptime(owner, town))[0]).toMatchObject({ threshold_seconds: null, meets_threshold: null });
+  });
+
+  it('splits time at UTC midnight, counts offline time as observed only, and leaves a gap unobserved', async () => {
+    const id = await activeService(owner, 'mon-days');
+    await sweepNodes(deps);
+    // The last sample 26 hours ago, online: one sweep allowed to bridge it spreads it over the days.
+    await sql(`update private.node_status set sampled_at = now() - interval '26 hours' where service_id = $1`, [id]);
+    await sql('delete from private.node_uptime where service_id = $1', [id]);
+    await sql(`select * from private.record_node_samples('[]'::jsonb, 200000, 600)`);
+    const rows = await sql<{ day: string; online: number; observed: number; today: boolean; since_midnight: number }>(
+      `select day::text, seconds_online as online, seconds_observed as observed, day = (now() at time zone 'UTC')::date as today,
+              extract(epoch from (now() at time zone 'UTC') - date_trunc('day', now() at time zone 'UTC')) as since_midnight
+         from private.node_uptime where service_id = $1 order by day`,
+      [id],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.reduce((t, r) => t + r.online, 0)).toBeCloseTo(26 * 3600, -1);
+    expect(rows.every((r) => r.online === r.observed && r.observed <= 86400)).toBe(true);
+    const today = rows.find((r) => r.today)!;
+    expect(today.online).toBeCloseTo(today.since_midnight, -1);
+
+    // Offline since the last sample: observed, not online.
+    await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    const before = (await sql<{ online: number; observed: number }>(
+      `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
+    ))[0]!;
+    await sleep(1100);
+    await sweepNodes(deps);
+    const after = (await sql<{ online: number; observed: number }>(
+      `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
+    ))[0]!;
+    expect(after.online).toBe(before.online);
+    expect(after.observed).toBeGreaterThan(before.observed + 1);
+
+    // No sweep for longer than three intervals: the gap is not observed at all.
+    await sql(`update private.node_status set sampled_at = now() - interval '10 minutes' where service_id = $1`, [id]);
+    await sweepNodes(deps);
+    const gap = (await sql<{ observed: number }>(
+      `select seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
+    ))[0]!;
+    expect(gap.observed).toBe(after.observed);
+    await simulateOutage(s.deps.db, id, 0);
+  });
+
+  it('sees a crash as restarting, then online, with a readable event and the restart counted', async () => {
+    const id = await activeService(owner, 'mon-crash');
+    await sweepNodes(deps);
+    await simulateCrash(s.deps.db, id);
+    await sweepNodes(deps);
+    expect((await view(owner, id))?.node_state).toBe('restarting');
+    // The restart delay is over.
+    await sql('update nodeharbor.simulated_nodes set restarting_until = now(), started_at = now() where service_id = $1', [id]);
+    await sweepNodes(deps);
+    expect((await view(owner, id))?.node_state).toBe('online');
+    expect(await nodeEvents(id)).toEqual(['Node online', 'Node restarted (exit code 137)', 'Node back online']);
+    // A crash between two sweeps is still a restart: the node's run changed.
+    await simulateCrash(s.deps.db, id);
+    await sql('update nodeharbor.simulated_nodes set restarting_until = now(), started_at = now() where service_id = $1', [id]);
+    await sweepNodes(deps);
+    expect((await nodeEvents(id)).slice(3)).toEqual(['Node restarted (exit code 137)']);
+    const counted = await owner.client
+      .from('service_events').select('id', { count: 'exact', head: true })
+      .eq('service_id', id).eq('event', 'node_restarted').gte('created_at', new Date(Date.now() - 86_400_000).toISOString());
+    expect(counted.count).toBe(2);
+  });
+
+  it('reports an expired service stopped, and a node missing from the engine offline', async () => {
+    const expired = await activeService(owner, 'mon-expired');
+    const missing = await activeService(owner, 'mon-missing');
+    await deps.provisioner.stop(expired);
+    await forceServiceState(s.deps.db, 'expired', 'id = $1', expired);
+    await sql('delete from nodeharbor.simulated_nodes where service_id = $1', [missing]);
+    await sweepNodes(deps);
+    expect((await view(owner, expired))?.node_state).toBe('stopped');
+    expect((await view(owner, missing))?.node_state).toBe('offline');
+    expect((await nodeEvents(missing)).at(-1)).toBe('Node offline: The node is missing from the engine');
+  });
+});
+
+describe('alerts', () => {
+  it('mails the owner once when a node has been down too long, and once when it is back', async () => {
+    const id = await activeService(owner, 'mon-alert');
+    await sweepNodes(deps);
+    await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    expect((await view(owner, id))?.node_state).toBe('offline');
+    expect(await mails('Your node mon-alert is offline')).toEqual([]);
+    // Down for longer than NODE_DOWN_ALERT_MINUTES (10).
+    await sql(`update private.node_status set down_since = now() - interval '11 minutes' where service_id = $1`, [id]);
+    await sweepNodes(deps);
+    await sweepNodes(deps);
+    const down = await mails('Your node mon-alert is offline');
+    expect(down).toHaveLength(1);
+    expect(down[0]!.to_address).toBe(owner.email);
+    expect(down[0]!.text_body).toContain('simulated outage');
+    expect(down[0]!.text_body).toContain(`/dashboard/services/${id}`);
+    expect(await sql('select 1 from private.node_incidents where service_id = $1 and resolved_at is null', [id])).toHaveLength(1);
+
+    await simulateOutage(s.deps.db, id, 0);
+    await sweepNodes(deps);
+    await sweepNodes(deps);
+    const up = await mails('Your node mon-alert is back online');
+    expect(up).toHaveLength(1);
+    expect(up[0]!.text_body).toMatch(/after 1[01] minutes offline/);
+    expect(await sql(`select resolution from private.node_incidents where service_id = $1`, [id])).toEqual([{ resolution: 'online' }]);
+  });
+
+  it('caps node-down mails per owner per hour, still recording each incident', async () => {
+    const user = await createTestUser(s, { credits: 100 });
+    const ids = [await activeService(user, 'cap-1'), await activeService(user, 'cap-2'), await activeService(user, 'cap-3')];
+    await sweepNodes(deps);
+    for (const id of ids) await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    await sql(`update private.node_status set down_since = now() - interval '11 minutes' where service_id = any($1::uuid[])`, [ids]);
+    await sweepNodes(deps);
+    const sent = await sql<{ subject: string }>(`select subject from nodeharbor.outbox where to_address = $1 and subject like 'Your node %'`, [user.email]);
+    // NODE_ALERTS_PER_HOUR is 2 in this file.
+    expect(sent).toHaveLength(2);
+    expect(await sql('select 1 from private.node_incidents where service_id = any($1::uuid[]) and resolved_at is null', [ids])).toHaveLength(3);
+    for (const id of ids) await simulateOutage(s.deps.db, id, 0);
+    await sweepNodes(deps);
+    const back = await sql<{ subject: string }>(`select subject from nodeharbor.outbox where to_address = $1 and subject like '%back online'`, [user.email]);
+    // Only the incidents that were mailed get a "back online".
+    expect(back).toHaveLength(2);
+  });
+
+  it('closes the incident of a service deleted while down, without a mail', async () => {
+    const id = await activeService(owner, 'mon-gone');
+    await sweepNodes(deps);
+    await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    await sql(`update private.node_status set down_since = now() - interval '11 minutes' where service_id = $1`, [id]);
+    await sweepNodes(deps);
+    await forceServiceState(s.deps.db, 'deleted', 'id = $1', id);
+    await sweepNodes(deps);
+    expect(await sql(`select resolution from private.node_incidents where service_id = $1`, [id])).toEqual([{ resolution: 'gone' }]);
+    expect(await mails('Your node mon-gone is back online')).toEqual([]);
+  });
+});
+
+describe('what another user sees', () => {
+  it('nothing of a stranger\'s node: no state, no uptime, no events', async () => {
+    const id = await activeService(owner, 'mon-private');
+    await sweepNodes(deps);
+    await sleep(1100);
+    await sweepNodes(deps);
+    expect((await uptime(owner, id)).length).toBe(1);
+    expect(await uptime(other, id)).toEqual([]);
+    expect((await other.client.from('services').select('id').eq('id', id)).data).toEqual([]);
+    expect((await other.client.from('service_events').select('id').eq('service_id', id)).data).toEqual([]);
+    expect((await s.client().from('service_uptime').select('*')).data ?? []).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  it('keeps uptime for 90 days', async () => {
+    const id = await activeService(owner, 'mon-old');
+    await sql(
+      `insert into private.node_uptime (service_id, day, seconds_online, seconds_observed)
+       values ($1, (now() at time zone 'UTC')::date - 91, 10, 10), ($1, (now() at time zone 'UTC')::date - 89, 10, 10)`,
+      [id],
+    );
+    await sql('select private.prune_node_history(90)');
+    expect(await sql<{ age: number }>(`select (now() at time zone 'UTC')::date - day as age from private.node_uptime where service_id = $1`, [id])).toEqual([{ age: 89 }]);
+  });
+});
