@@ -100,26 +100,39 @@ revoke all on function private.node_state_of(public.service_state, text, timesta
 -- A view's functions run as its reader: the services view's readers need this one.
 grant execute on function private.node_state_of(public.service_state, text, timestamptz) to authenticated;
 
+-- Subqueries, not a join: a view over one relation stays one that PostgreSQL refuses writes to
+-- for want of a grant (42501), not for want of a rule (a 500).
 create or replace view public.services with (security_barrier) as
 select r.id, r.user_id, r.name, r.description,
        private.decrypt_api_key(r.user_id, r.api_key_encrypted) as api_key,
        r.product_id, r.created_at, r.renews_at, r.expired, r.is_installed, r.is_deleting, r.is_deleted,
        r.state::text as state, r.provisioning_error,
-       private.node_state_of(r.state, n.state, n.sampled_at) as node_state,
-       n.last_seen_at
+       case when r.state in ('active', 'expired', 'suspended')
+            then coalesce((select private.node_state_of(r.state, n.state, n.sampled_at) from private.node_status n where n.service_id = r.id), 'unknown')
+       end as node_state,
+       (select n.last_seen_at from private.node_status n where n.service_id = r.id) as last_seen_at
   from private.service_rows r
-  left join private.node_status n on n.service_id = r.id
  where r.user_id = auth.uid() and (select private.meets_required_aal());
 
--- One row per service per UTC day, the owner's only; meets_threshold is null for a product without one.
+-- The reward threshold of a service's product (null: none known). SECURITY DEFINER: the view's
+-- readers cannot read private.services; it tells nothing but product data.
+create function private.uptime_threshold_of(p_service_id uuid) returns integer
+language sql stable security definer set search_path = ''
+as $$
+  select p.uptime_threshold_seconds from private.services s join public.products p on p.id = s.product_id where s.id = p_service_id
+$$;
+revoke all on function private.uptime_threshold_of(uuid) from public;
+grant execute on function private.uptime_threshold_of(uuid) to authenticated;
+
+-- One row per service per UTC day, the owner's only; meets_threshold is null for a product without
+-- one. Over one relation, as the services view is (above).
 create view public.service_uptime with (security_barrier) as
 select u.service_id, u.day, round(u.seconds_online)::integer as seconds_online, round(u.seconds_observed)::integer as seconds_observed,
-       p.uptime_threshold_seconds as threshold_seconds,
-       case when p.uptime_threshold_seconds is not null then u.seconds_online >= p.uptime_threshold_seconds end as meets_threshold
+       private.uptime_threshold_of(u.service_id) as threshold_seconds,
+       u.seconds_online >= private.uptime_threshold_of(u.service_id) as meets_threshold
   from private.node_uptime u
-  join private.services s on s.id = u.service_id
-  left join public.products p on p.id = s.product_id
- where s.user_id = auth.uid() and (select private.meets_required_aal());
+ where u.service_id in (select s.id from private.services s where s.user_id = auth.uid())
+   and (select private.meets_required_aal());
 revoke all on public.service_uptime from anon, authenticated, service_role;
 grant select on public.service_uptime to authenticated;
 

@@ -23,6 +23,7 @@ const allowed: Record<string, Partial<Record<Op, Actor[]>>> = {
   credit_transactions: { select: ['userA'] },
   credit_purchases: { select: ['userA'] },
   services: { select: ['userA'] },
+  service_uptime: { select: ['userA'] },
   contact_messages: { select: ['admin'] },
   admin_users: { select: ['admin'] },
   dev_access_users: { select: ['userA'] },
@@ -46,6 +47,10 @@ beforeAll(async () => {
   clients = { anon: s.client(), userA: a.client, userAaal1: await signInAal1(s, a), userB: b.client, admin: admin.client };
   const svc = await a.client.rpc('create_service_securely', { p_name: 'matrix', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
   const { rows: tx } = await s.deps.db.query<{ id: string }>('select id from public.credit_transactions where user_id = $1 limit 1', [a.id]);
+  // One day of uptime, as the node monitor writes it (issue 16).
+  await s.deps.db.query('insert into private.node_uptime (service_id, day, seconds_online, seconds_observed) values ($1, current_date, 60, 60)', [
+    (svc.data as { id: string }).id,
+  ]);
   const { rows: purchase } = await s.deps.db.query<{ id: string }>(
     `insert into public.credit_purchases (user_id, amount, provider, provider_order_id) values ($1, 10, 'test', 'order-1') returning id`,
     [a.id],
@@ -60,6 +65,7 @@ beforeAll(async () => {
     credit_transactions: { id: tx[0]!.id },
     credit_purchases: { id: purchase[0]!.id },
     services: { id: (svc.data as { id: string }).id },
+    service_uptime: { service_id: (svc.data as { id: string }).id },
     contact_messages: { id: message[0]!.id },
     admin_users: { user_id: admin.id },
     dev_access_users: { user_id: a.id },
@@ -72,6 +78,8 @@ beforeAll(async () => {
     credit_transactions: () => ({ user_id: b.id, type: 'purchase', description: 'Forged', amount: 1000, idempotency_key: crypto.randomUUID() }),
     credit_purchases: () => ({ user_id: b.id, amount: 10, provider: 'test' }),
     services: () => ({ user_id: b.id, name: 'forged', product_id: TOWN_STAR }),
+    // Its own columns only: a computed one is refused (0A000) before the grant is looked at.
+    service_uptime: () => ({ service_id: (svc.data as { id: string }).id, day: '2026-01-01' }),
     contact_messages: () => ({ name: 'Bob', email: 'bob@x.test', topic: 'support', message: 'Forged message text' }),
     admin_users: () => ({ user_id: b.id }),
     dev_access_users: () => ({ user_id: b.id }),
@@ -83,6 +91,7 @@ beforeAll(async () => {
     credit_transactions: { amount: 1000 },
     credit_purchases: { status: 'completed' },
     services: { state: 'active' },
+    service_uptime: { day: '2026-01-02' },
     contact_messages: { message: 'Changed message text' },
     admin_users: { created_at: new Date().toISOString() },
     dev_access_users: { created_at: new Date().toISOString() },
