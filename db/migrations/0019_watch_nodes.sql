@@ -1,9 +1,10 @@
 -- Watching the nodes (issue 16). The node monitor samples every live node (active, expired or
 -- suspended service) from the engine every NODE_MONITOR_INTERVAL_SECONDS and hands the samples to
 -- private.record_node_samples in one statement, however many nodes there are. Only what changes is
--- written: a node's state in private.node_status, each transition and restart as a service event,
--- the time online per UTC day in private.node_uptime (kept 90 days), and an incident when a node
--- has been down longer than NODE_DOWN_ALERT_MINUTES. Owners read their own nodes through the
+-- written, and the time online: a node's state in private.node_status and each transition and
+-- restart as a service event, when they change; the time of the sweep; the time online per UTC day
+-- in private.node_uptime (kept 90 days); an incident when a node has been down longer than
+-- NODE_DOWN_ALERT_MINUTES. Owners read their own nodes through the
 -- services view and public.service_uptime; admins read the whole fleet through public.admin_fleet.
 
 -- ---------------------------------------------------------------- products: the reward threshold
@@ -29,7 +30,16 @@ alter table nodeharbor.simulated_nodes
 
 -- ---------------------------------------------------------------- what the monitor keeps
 
--- One row per service whose node has been sampled: its state as of the last sample.
+-- When the last sweep ran: every live node was sampled then. One row.
+create table private.node_monitor (
+  id boolean primary key default true check (id),
+  swept_at timestamptz not null
+);
+alter table private.node_monitor enable row level security;
+revoke all on private.node_monitor from public, anon, authenticated, service_role;
+
+-- One row per live service whose node has been sampled: its state since its last change. Written
+-- only when something changes; while it is online, it was last seen at the last sweep.
 create table private.node_status (
   service_id uuid primary key references private.services (id) on delete cascade,
   state text not null check (state in ('online', 'offline', 'restarting', 'stopped', 'unknown')),
@@ -38,8 +48,8 @@ create table private.node_status (
   host text,
   exit_code integer,
   reason text,
-  sampled_at timestamptz not null,
-  -- The last sample that found it online.
+  changed_at timestamptz not null,
+  -- The last sweep that found it online, once it is not.
   last_seen_at timestamptz,
   -- Since when it has been offline or restarting without a break: the alert's clock.
   down_since timestamptz
@@ -84,15 +94,15 @@ create index service_events_restarts_idx on public.service_events (created_at, s
 -- ---------------------------------------------------------------- a node's state as shown
 
 -- A live service's node state, or null for a service with no node to watch (installing, failed,
--- deleting, deleted). A sample older than five minutes (NODE_MONITOR_INTERVAL_SECONDS is at most
--- 120) says nothing of now: unknown.
-create function private.node_state_of(p_service_state public.service_state, p_node_state text, p_sampled_at timestamptz)
+-- deleting, deleted). Unknown before its first sample, and when the last sweep is older than five
+-- minutes (NODE_MONITOR_INTERVAL_SECONDS is at most 120): an old sample says nothing of now.
+create function private.node_state_of(p_service_state public.service_state, p_node_state text, p_swept_at timestamptz)
 returns text
 language sql stable set search_path = ''
 as $$
   select case
            when p_service_state not in ('active', 'expired', 'suspended') then null
-           when p_sampled_at is null or p_sampled_at < now() - interval '5 minutes' then 'unknown'
+           when p_node_state is null or p_swept_at is null or p_swept_at < now() - interval '5 minutes' then 'unknown'
            else p_node_state
          end
 $$;
@@ -107,10 +117,10 @@ select r.id, r.user_id, r.name, r.description,
        private.decrypt_api_key(r.user_id, r.api_key_encrypted) as api_key,
        r.product_id, r.created_at, r.renews_at, r.expired, r.is_installed, r.is_deleting, r.is_deleted,
        r.state::text as state, r.provisioning_error,
-       case when r.state in ('active', 'expired', 'suspended')
-            then coalesce((select private.node_state_of(r.state, n.state, n.sampled_at) from private.node_status n where n.service_id = r.id), 'unknown')
-       end as node_state,
-       (select n.last_seen_at from private.node_status n where n.service_id = r.id) as last_seen_at
+       private.node_state_of(r.state, (select n.state from private.node_status n where n.service_id = r.id),
+                             (select m.swept_at from private.node_monitor m)) as node_state,
+       (select case when n.state = 'online' then (select m.swept_at from private.node_monitor m) else n.last_seen_at end
+          from private.node_status n where n.service_id = r.id) as last_seen_at
   from private.service_rows r
  where r.user_id = auth.uid() and (select private.meets_required_aal());
 
@@ -140,19 +150,23 @@ grant select on public.service_uptime to authenticated;
 
 -- p_samples: the engine's nodes, [{service_id, state, task_id, host, exit_code, reason}]. A live
 -- service the engine did not report is offline when it should run (the reconciler recreates it)
--- and stopped otherwise. For each live service, in one statement: the time since its last sample
--- is added to its uptime (as the state it had then; a gap longer than p_max_gap_seconds, when no
--- sweep ran, is not observed), a transition or a new run is a service event, and its status row
--- is replaced. Returns the incidents to mail: 'down' for one opened (down longer than
--- p_alert_after_seconds), 'up' for one whose node is back and whose first mail went out.
--- Sweeps take turns (the advisory lock): a sample older than the row it would replace is dropped.
+-- and stopped otherwise. In one statement, for every live service: the time since the last sweep
+-- is added to its uptime as the state it had then (a gap longer than p_max_gap_seconds, when no
+-- sweep ran, is not observed); a transition or a new run is a service event and changes its
+-- status row (nothing else does); an incident opens once it has been down longer than
+-- p_alert_after_seconds, and closes when it is back. Returns the incidents to mail: 'down' for one
+-- opened, 'up' for one whose node is back and whose first mail went out. Sweeps take turns (the
+-- advisory lock); one that began before the last recorded sweep records nothing.
 create function private.record_node_samples(p_samples jsonb, p_max_gap_seconds integer, p_alert_after_seconds integer)
 returns table (action text, incident_id bigint, service_id uuid, user_id uuid, started_at timestamptz)
 language sql set search_path = ''
 as $$
   select pg_advisory_xact_lock(hashtext('nodeharbor.record_node_samples'));
 
-  with obs as (
+  with m as (
+    select (select swept_at from private.node_monitor) as swept_at
+  ),
+  obs as (
     select o.* from jsonb_to_recordset(p_samples) as o(service_id uuid, state text, task_id text, host text, exit_code integer, reason text)
   ),
   cur as (
@@ -163,24 +177,26 @@ as $$
       from private.services s
       left join obs o on o.service_id = s.id
      where s.state in ('active', 'expired', 'suspended')
+       and (select m.swept_at is null or m.swept_at < now() from m)
   ),
   c as (
-    select cur.*, p.state as p_state, p.task_id as p_task, p.sampled_at as p_at, p.last_seen_at as p_seen, p.down_since as p_down,
+    select cur.*, p.state as p_state, p.task_id as p_task, p.last_seen_at as p_seen, p.down_since as p_down,
            -- A new run of a node that was not stopped on purpose: it ended and was started again.
            (p.task_id is not null and cur.task_id is not null and cur.task_id <> p.task_id
              and p.state <> 'stopped' and cur.state in ('online', 'restarting')) as restarted,
            case when cur.state in ('offline', 'restarting') then coalesce(p.down_since, now())
-                when cur.state = 'unknown' then p.down_since end as down_since
+                when cur.state = 'unknown' then p.down_since end as down_since,
+           (p.service_id is null or (p.state, p.task_id, p.host, p.exit_code, p.reason)
+              is distinct from (cur.state, coalesce(cur.task_id, p.task_id), cur.host, cur.exit_code, cur.reason)) as changed
       from cur
       left join private.node_status p on p.service_id = cur.service_id
-     where p.sampled_at is null or p.sampled_at < now()
   ),
   spans as (
-    -- [last sample, now] cut at each UTC midnight.
+    -- [last sweep, now] cut at each UTC midnight, for the nodes that were sampled then.
     select c.service_id, d::date as day, c.p_state,
-           extract(epoch from least(now() at time zone 'UTC', d + interval '1 day') - greatest(c.p_at at time zone 'UTC', d)) as secs
-      from c, generate_series(date_trunc('day', c.p_at at time zone 'UTC'), now() at time zone 'UTC', interval '1 day') d
-     where c.p_at is not null and now() - c.p_at <= make_interval(secs => p_max_gap_seconds)
+           extract(epoch from least(now() at time zone 'UTC', d + interval '1 day') - greatest(m.swept_at at time zone 'UTC', d)) as secs
+      from c, m, generate_series(date_trunc('day', m.swept_at at time zone 'UTC'), now() at time zone 'UTC', interval '1 day') d
+     where c.p_state is not null and now() - m.swept_at <= make_interval(secs => p_max_gap_seconds)
   ),
   uptime as (
     insert into private.node_uptime as u (service_id, day, seconds_online, seconds_observed)
@@ -206,14 +222,27 @@ as $$
      ) e
   ),
   status as (
-    insert into private.node_status as n (service_id, state, task_id, host, exit_code, reason, sampled_at, last_seen_at, down_since)
+    insert into private.node_status as n (service_id, state, task_id, host, exit_code, reason, changed_at, last_seen_at, down_since)
     select c.service_id, c.state, coalesce(c.task_id, c.p_task), c.host, c.exit_code, c.reason, now(),
-           case when c.state = 'online' then now() else c.p_seen end, c.down_since
-      from c
+           -- Leaving online: it was last seen by the last sweep.
+           case when c.p_state = 'online' and c.state <> 'online' then m.swept_at else c.p_seen end,
+           c.down_since
+      from c, m
+     where c.changed
     on conflict on constraint node_status_pkey do update
        set state = excluded.state, task_id = excluded.task_id, host = excluded.host, exit_code = excluded.exit_code,
-           reason = excluded.reason, sampled_at = excluded.sampled_at, last_seen_at = excluded.last_seen_at,
+           reason = excluded.reason, changed_at = excluded.changed_at, last_seen_at = excluded.last_seen_at,
            down_since = excluded.down_since
+  ),
+  -- A service that is no longer live forgets its node: if it lives again, its node starts afresh.
+  forgotten as (
+    delete from private.node_status n
+     where (select m.swept_at is null or m.swept_at < now() from m)
+       and not exists (select 1 from cur where cur.service_id = n.service_id)
+  ),
+  swept as (
+    insert into private.node_monitor (id, swept_at) select true, now() from m where m.swept_at is null or m.swept_at < now()
+    on conflict (id) do update set swept_at = excluded.swept_at
   ),
   opened as (
     insert into private.node_incidents (service_id, user_id, started_at)
@@ -225,13 +254,13 @@ as $$
   ),
   resolved as (
     update private.node_incidents i
-       set resolved_at = now(),
-           resolution = x.state
+       set resolved_at = now(), resolution = x.state
       from (select c.service_id, c.state from c where c.state in ('online', 'stopped')
             union all
             -- Services no longer live (deleted, failed): their incidents close without a mail.
             select i2.service_id, 'gone' from private.node_incidents i2
-             where i2.resolved_at is null and not exists (select 1 from cur where cur.service_id = i2.service_id)) x
+             where i2.resolved_at is null and (select m.swept_at is null or m.swept_at < now() from m)
+               and not exists (select 1 from cur where cur.service_id = i2.service_id)) x
      where i.service_id = x.service_id and i.resolved_at is null
     returning i.id, i.service_id, i.user_id, i.started_at, i.resolution, i.mailed
   )
@@ -255,13 +284,15 @@ revoke all on function private.prune_node_history(integer) from public;
 -- A service as the fleet shows it: a live one by its node's state, the others by their own.
 create view private.fleet as
 select s.id as service_id, s.name, s.user_id, u.email::text as email, p.name as product, s.created_at,
-       coalesce(private.node_state_of(s.state, n.state, n.sampled_at), s.state::text) as state,
-       s.state::text as service_state, n.host, n.last_seen_at, n.reason, s.provisioning_error,
+       coalesce(private.node_state_of(s.state, n.state, m.swept_at), s.state::text) as state,
+       s.state::text as service_state, n.host,
+       case when n.state = 'online' then m.swept_at else n.last_seen_at end as last_seen_at, n.reason, s.provisioning_error,
        coalesce(r.restarts, 0) as restarts_24h
   from private.services s
   join auth.users u on u.id = s.user_id
   left join public.products p on p.id = s.product_id
   left join private.node_status n on n.service_id = s.id
+  left join private.node_monitor m on true
   left join (select e.service_id, count(*)::integer as restarts from public.service_events e
               where e.event = 'node_restarted' and e.created_at > now() - interval '24 hours'
               group by e.service_id) r on r.service_id = s.id
@@ -322,9 +353,10 @@ begin
     raise exception 'Only admins can see the fleet' using errcode = '42501';
   end if;
   return query
-    select coalesce(private.node_state_of(s.state, n.state, n.sampled_at), s.state::text), count(*)::integer
+    select coalesce(private.node_state_of(s.state, n.state, m.swept_at), s.state::text), count(*)::integer
       from private.services s
       left join private.node_status n on n.service_id = s.id
+      left join private.node_monitor m on true
      where s.state <> 'deleted'
      group by 1 order by 1;
 end

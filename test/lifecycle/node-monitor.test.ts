@@ -62,11 +62,16 @@ describe('the node monitor', () => {
     const first = await view(owner, id);
     expect(first?.node_state).toBe('online');
     expect(Date.parse(first!.last_seen_at!)).toBeGreaterThan(Date.now() - 60_000);
+    const changed = async () => (await sql<{ changed_at: Date }>('select changed_at from private.node_status where service_id = $1', [id]))[0]!.changed_at;
+    const before = await changed();
     await sweepNodes(deps);
     await sweepNodes(deps);
     expect(await nodeEvents(id)).toEqual(['Node online']);
+    // Its row is not written again while nothing changes; the last sweep says when it was seen.
+    expect(await changed()).toEqual(before);
+    expect(Date.parse((await view(owner, id))!.last_seen_at!)).toBeGreaterThan(Date.parse(first!.last_seen_at!));
     // A stale sample says nothing of now.
-    await sql(`update private.node_status set sampled_at = now() - interval '6 minutes' where service_id = $1`, [id]);
+    await sql(`update private.node_monitor set swept_at = now() - interval '6 minutes'`);
     expect((await view(owner, id))?.node_state).toBe('unknown');
   });
 
@@ -102,9 +107,11 @@ describe('the node monitor', () => {
     const id = await activeService(owner, 'mon-days');
     await sweepNodes(deps);
     // The last sample 26 hours ago, online: one sweep allowed to bridge it spreads it over the days.
-    await sql(`update private.node_status set sampled_at = now() - interval '26 hours' where service_id = $1`, [id]);
+    await sql(`update private.node_monitor set swept_at = now() - interval '26 hours'`);
     await sql('delete from private.node_uptime where service_id = $1', [id]);
-    await sql(`select * from private.record_node_samples('[]'::jsonb, 200000, 600)`);
+    await sql(`select * from private.record_node_samples($1::jsonb, 200000, 600)`, [
+      JSON.stringify((await deps.provisioner.observe()).map((o) => ({ service_id: o.serviceId, state: o.state, task_id: o.taskId }))),
+    ]);
     const rows = await sql<{ day: string; online: number; observed: number; today: boolean; since_midnight: number }>(
       `select day::text, seconds_online as online, seconds_observed as observed, day = (now() at time zone 'UTC')::date as today,
               extract(epoch from (now() at time zone 'UTC') - date_trunc('day', now() at time zone 'UTC')) as since_midnight
@@ -132,7 +139,7 @@ describe('the node monitor', () => {
     expect(after.observed).toBeGreaterThan(before.observed + 1);
 
     // No sweep for longer than three intervals: the gap is not observed at all.
-    await sql(`update private.node_status set sampled_at = now() - interval '10 minutes' where service_id = $1`, [id]);
+    await sql(`update private.node_monitor set swept_at = now() - interval '10 minutes'`);
     await sweepNodes(deps);
     const gap = (await sql<{ observed: number }>(
       `select seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
