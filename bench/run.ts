@@ -14,6 +14,7 @@ import { ROOT } from '../src/server/paths';
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import type { Live, Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
+import { measureMonitor, MONITOR_SIZES, type MonitorPoint } from './cases/node-monitor';
 import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
 import { ceilingServicesRead, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
 import { ceilingTokenRefresh, loadTokenRefresh, statementTokenRefresh } from './cases/token-refresh';
@@ -47,6 +48,8 @@ type KindResult = {
   case2Statement: LoadResult;
   case3: Pair;
   scale: ScalePoint[];
+  /** PostgreSQL only: the node monitor's sweep at each of MONITOR_SIZES. */
+  monitor?: MonitorPoint[] | undefined;
 };
 
 const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
@@ -101,6 +104,12 @@ async function benchKind(target: Target): Promise<KindResult> {
   const refreshStatement = await statementTokenRefresh(target, db, timing);
   await deleteCreatedServices(db);
   scale[0]!.db = await measureDbTimes(db, live, dbSeconds);
+  let monitor: MonitorPoint[] | undefined;
+  if (target.kind === 'postgres') {
+    log(`${target.kind}: case 7`);
+    monitor = [];
+    for (const nodes of MONITOR_SIZES) monitor.push(await measureMonitor(target, db, nodes, opts.quick ? 5 : 10));
+  }
   await db.close();
   const refreshCeiling = await ceilingTokenRefresh(live, timing);
 
@@ -130,6 +139,7 @@ async function benchKind(target: Target): Promise<KindResult> {
     case2Statement: refreshStatement,
     case3: { server: create, ceiling: createCeiling },
     scale,
+    monitor,
   };
 }
 
@@ -216,6 +226,26 @@ rows.push({
 });
 rows.push({ label: '5 start-up to /healthz 200', budget: '', cells: cols.map((r) => `${num(r.startSeconds, 2)} s (${num(r.startSecondsLargest, 2)} s at the largest size)`) });
 rows.push({ label: '  RSS idle / under case 1', budget: '', cells: cols.map((r) => `${num(r.idleRssMb)} MB / ${num(r.loadRssMb)} MB`) });
+for (const [i, nodes] of MONITOR_SIZES.entries()) {
+  rows.push({
+    label: `7 node monitor sweep, ${num(nodes)} simulated nodes`,
+    budget: '',
+    cells: cols.map((r) => {
+      const p = r.monitor?.[i];
+      return p ? `${p.statements.max} statements; database p50 ${ms(p.dbMs.p50)}, max ${ms(p.dbMs.max)}; sweep p50 ${ms(p.sweepMs.p50)}` : '-';
+    }),
+  });
+}
+rows.push({
+  label: '  statements per sweep, smallest to largest',
+  budget: 'the same',
+  cells: kinds.map((k, i) => {
+    const m = cols[i]!.monitor;
+    if (!m) return '-';
+    const counts = m.flatMap((p) => [p.statements.min, p.statements.max]);
+    return judge(`case 7 ${k}`, new Set(counts).size === 1, [...new Set(counts)].join(', '));
+  }),
+});
 if (web) {
   const both = (s: string) => kinds.map(() => s);
   const webDate = `(bench:web of ${web.date.slice(0, 16).replace('T', ' ')} UTC)`;
