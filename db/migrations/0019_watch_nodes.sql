@@ -124,22 +124,14 @@ select r.id, r.user_id, r.name, r.description,
   from private.service_rows r
  where r.user_id = auth.uid() and (select private.meets_required_aal());
 
--- The reward threshold of a service's product (null: none known). SECURITY DEFINER: the view's
--- readers cannot read private.services; it tells nothing but product data.
-create function private.uptime_threshold_of(p_service_id uuid) returns integer
-language sql stable security definer set search_path = ''
-as $$
-  select p.uptime_threshold_seconds from private.services s join public.products p on p.id = s.product_id where s.id = p_service_id
-$$;
-revoke all on function private.uptime_threshold_of(uuid) from public;
-grant execute on function private.uptime_threshold_of(uuid) to authenticated;
-
 -- One row per service per UTC day, the owner's only; meets_threshold is null for a product without
--- one. Over one relation, as the services view is (above).
+-- one. Over one relation, as the services view is (above); its subqueries read as the view's owner.
 create view public.service_uptime with (security_barrier) as
 select u.service_id, u.day, round(u.seconds_online)::integer as seconds_online, round(u.seconds_observed)::integer as seconds_observed,
-       private.uptime_threshold_of(u.service_id) as threshold_seconds,
-       u.seconds_online >= private.uptime_threshold_of(u.service_id) as meets_threshold
+       (select p.uptime_threshold_seconds from private.services s join public.products p on p.id = s.product_id
+         where s.id = u.service_id) as threshold_seconds,
+       u.seconds_online >= (select p.uptime_threshold_seconds from private.services s join public.products p on p.id = s.product_id
+                             where s.id = u.service_id) as meets_threshold
   from private.node_uptime u
  where u.service_id in (select s.id from private.services s where s.user_id = auth.uid())
    and (select private.meets_required_aal());
