@@ -19,3 +19,11 @@ export function removeOurs(serviceIds: readonly string[]): void {
     }
   }
 }
+
+/** Ends a node's running container as kill -9 would (exit code 137), found as an operator would, by the label Swarm gives it. */
+export function killNode(serviceId: string): void {
+  const name = `nh-${serviceId.slice(0, 12)}`;
+  const found = docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=${name}`).split('\n').filter(Boolean);
+  if (found.length !== 1) throw new Error(`expected one running container of ${name}, found ${found.length}`);
+  docker('kill', '--signal', 'KILL', found[0]!);
+}

@@ -9,7 +9,7 @@ import { createDockerDriver } from '../../src/server/provisioning/drivers/docker
 import type { NodeHealth, NodeSpec } from '../../src/server/provisioning/provisioner';
 import { GALA_KEY } from '../helpers/users';
 import { describeProvisioner } from '../provisioning/provisioner-contract';
-import { docker, dockerJson, removeOurs } from './cli';
+import { docker, dockerJson, killNode, removeOurs } from './cli';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // The Docker driver against the real engine (npm test makes it a one-host Swarm manager). Every
@@ -33,7 +33,16 @@ const ours = (kind: 'service' | 'secret', id: string) =>
 beforeAll(() => ensureNodeImage());
 afterAll(() => removeOurs(ids));
 
-describeProvisioner('Docker Swarm', async () => ({ driver, spec, cleanup: async (created) => removeOurs(created) }), { runTimeoutMs: 60_000 });
+describeProvisioner(
+  'Docker Swarm',
+  async () => ({
+    driver,
+    spec,
+    crash: async (serviceId) => killNode(serviceId),
+    cleanup: async (created) => removeOurs(created),
+  }),
+  { runTimeoutMs: 60_000, restartTimeoutMs: 60_000 },
+);
 
 async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

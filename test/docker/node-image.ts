@@ -12,9 +12,17 @@ export const NODE_IMAGE = 'nodeharbor-test/node:1';
 const BUSYBOX = '/bin/busybox';
 
 // Reads its key where Swarm mounts the secret, says how long it is (never what it is), then beats.
+// NOTE: a key starting with LEAK is the exception: such a node prints it once at start, plain,
+// base64 and URL-encoded (+ / = as %2B %2F %3D, which is encodeURIComponent for a key of base64
+// characters), so that the API tests can check that the server redacts a node's key from its logs.
 const ENTRYPOINT = `#!/bin/busybox sh
 key=$(/bin/busybox cat /run/secrets/node_key 2>/dev/null) || { echo "no key at /run/secrets/node_key"; exit 1; }
 echo "node starting, key of \${#key} characters"
+case "$key" in LEAK*)
+  echo "debug key=$key"
+  echo "debug key_b64=$(/bin/busybox printf %s "$key" | /bin/busybox base64 -w 0)"
+  echo "debug key_url=$(/bin/busybox printf %s "$key" | /bin/busybox sed 's/+/%2B/g; s|/|%2F|g; s/=/%3D/g')"
+esac
 while true; do echo "heartbeat $(/bin/busybox date -u +%s)"; /bin/busybox sleep 2; done
 `;
 const IMPORT_CHANGES = ['ENTRYPOINT ["/bin/busybox","sh","/bin/node"]'];

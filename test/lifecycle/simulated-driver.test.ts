@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
+import { createSimulatedDriver, simulateCrash } from '../../src/server/provisioning/drivers/simulated';
 import type { NodeSpec } from '../../src/server/provisioning/provisioner';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { GALA_KEY } from '../helpers/users';
@@ -22,10 +22,11 @@ const spec = (serviceId: string): NodeSpec => ({
 describeProvisioner('simulated', async () => ({
   driver: createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 }),
   spec,
+  crash: (serviceId) => simulateCrash(t.db, serviceId),
   cleanup: async (ids) => {
     await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
   },
-}), { runTimeoutMs: 1000 });
+}), { runTimeoutMs: 1000, restartTimeoutMs: 10_000 });
 
 it('takes the configured time to install, once, and never stores the key', async () => {
   const driver = createSimulatedDriver(t.db, { installSeconds: 1, deleteSeconds: 0 });

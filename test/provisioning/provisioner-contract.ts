@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeHealth, NodeSpec, Provisioner } from '../../src/server/provisioning/provisioner';
+import type { NodeHealth, NodeObservation, NodeSpec, Provisioner } from '../../src/server/provisioning/provisioner';
 
 export type ContractSetup = {
   driver: Provisioner;
   /** A node spec the engine can run. */
   spec(serviceId: string): NodeSpec;
+  /** Ends the node's current run as a kill -9 would: exit code 137; the engine starts it again. */
+  crash(serviceId: string): Promise<void>;
   /** Removes whatever the tests left in the engine for these service ids (called once, after the cases, failed or not). */
   cleanup(serviceIds: string[]): Promise<void>;
 };
@@ -19,11 +21,24 @@ async function healthOf(driver: Provisioner, serviceId: string, wanted: NodeHeal
   }
 }
 
+/** The node's observations, sampled until `done` holds of one or the time is up; the last is the one that holds, or the last seen. */
+async function observeUntil(driver: Provisioner, serviceId: string, done: (o: NodeObservation | undefined) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const seen: (NodeObservation | undefined)[] = [];
+  for (;;) {
+    const o = (await driver.observe()).find((n) => n.serviceId === serviceId);
+    seen.push(o);
+    if (done(o) || Date.now() > deadline) return seen;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /**
- * What every driver promises (provisioner.ts): idempotent methods, honest status and health, and a
- * list of its own nodes. `runTimeoutMs`: how long a node may take to run on this engine.
+ * What every driver promises (provisioner.ts): idempotent methods, honest status and health, a
+ * list of its own nodes, and what the node monitor samples of them. `runTimeoutMs`: how long a node
+ * may take to run on this engine; `restartTimeoutMs`: how long it may take to run again after a crash.
  */
-export function describeProvisioner(name: string, setup: () => Promise<ContractSetup>, opts: { runTimeoutMs: number }): void {
+export function describeProvisioner(name: string, setup: () => Promise<ContractSetup>, opts: { runTimeoutMs: number; restartTimeoutMs: number }): void {
   describe(`the ${name} driver keeps the provisioner's contract`, () => {
     let c: ContractSetup;
     const ids: string[] = [];
@@ -103,6 +118,59 @@ export function describeProvisioner(name: string, setup: () => Promise<ContractS
       expect(all.filter((n) => n.serviceId === stopped)).toEqual([{ serviceId: stopped, status: 'stopped' }]);
       expect(new Set(all.map((n) => n.serviceId)).size).toBe(all.length);
       for (const n of all) expect(['absent', 'running', 'stopped']).toContain(n.status);
+    });
+
+    it('observes a running node online with its run, a stopped one stopped, and nothing of an uninstalled one or of anything not its own', async () => {
+      const [running, stopped, removed] = [newId(), newId(), newId()];
+      for (const id of [running, stopped, removed]) await c.driver.install(c.spec(id));
+      await c.driver.stop(stopped);
+      await c.driver.uninstall(removed);
+      const seen = await observeUntil(c.driver, running, (o) => o?.state === 'online', opts.runTimeoutMs);
+      // Never run before, it has no exit code yet. Where it runs is the driver's to say.
+      expect(seen.at(-1)).toEqual({ serviceId: running, state: 'online', taskId: expect.any(String), host: seen.at(-1)?.host, exitCode: null, reason: null });
+      const all = await c.driver.observe();
+      expect(all.filter((o) => o.serviceId === stopped)).toEqual([expect.objectContaining({ serviceId: stopped, state: 'stopped' })]);
+      expect(all.filter((o) => o.serviceId === removed)).toEqual([]);
+      // One observation per node, and only of what the driver lists as its own.
+      expect(new Set(all.map((o) => o.serviceId)).size).toBe(all.length);
+      const own = new Set((await c.driver.list()).map((n) => n.serviceId));
+      for (const o of all) expect(own.has(o.serviceId), `${o.serviceId} is the driver's`).toBe(true);
+    });
+
+    it('observes a crashed node restarting, then online again in a new run, with the exit code of the run that ended', async () => {
+      const id = newId();
+      await c.driver.install(c.spec(id));
+      const before = (await observeUntil(c.driver, id, (o) => o?.state === 'online', opts.runTimeoutMs)).at(-1);
+      expect(before).toMatchObject({ state: 'online', taskId: expect.any(String) });
+      await c.crash(id);
+      const seen = await observeUntil(c.driver, id, (o) => o?.state === 'online' && o.taskId !== before!.taskId, opts.restartTimeoutMs);
+      expect(seen.at(-1)).toMatchObject({ serviceId: id, state: 'online', taskId: expect.any(String), exitCode: 137, reason: null });
+      expect(seen.at(-1)!.taskId).not.toBe(before!.taskId);
+      // In between, it was still seen in its old run (the engine had not noticed yet), or restarting.
+      for (const o of seen.slice(0, -1)) {
+        if (o?.state === 'online') expect(o.taskId).toBe(before!.taskId);
+        else expect(o).toMatchObject({ serviceId: id, state: 'restarting' });
+      }
+    });
+
+    it("answers a running node's last lines, no more than asked for, and none for a node that is not there", async () => {
+      const id = newId();
+      await c.driver.install(c.spec(id));
+      await observeUntil(c.driver, id, (o) => o?.state === 'online', opts.runTimeoutMs);
+      const deadline = Date.now() + opts.runTimeoutMs;
+      let lines = await c.driver.logs(id, 5);
+      while (!lines.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 300));
+        lines = await c.driver.logs(id, 5);
+      }
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.length).toBeLessThanOrEqual(5);
+      for (const line of lines) expect(typeof line).toBe('string');
+      const last = await c.driver.logs(id, 1);
+      expect(last).toHaveLength(1);
+      expect(await c.driver.logs(randomUUID(), 5)).toEqual([]);
+      await c.driver.uninstall(id);
+      expect(await c.driver.logs(id, 5)).toEqual([]);
     });
   });
 }

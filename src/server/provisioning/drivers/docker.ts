@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import type { EngineNode, NodeHealth, NodeSpec, NodeStatus, Provisioner } from '../provisioner';
+import type { EngineNode, NodeHealth, NodeObservation, NodeSpec, NodeStatus, Provisioner } from '../provisioner';
+import { logLines } from './docker-logs';
 import { registryAuthFor } from './registry-auth';
 
 export type DockerDriverOptions = {
@@ -16,12 +17,28 @@ const KEY_TARGET = 'node_key';
 const FAILING_AFTER = 3;
 /** A task's end states that mean the node could not run; `complete` too: a node that exits is not running. */
 const ENDED_STATES = new Set(['failed', 'rejected', 'complete']);
+/**
+ * A task's states on its way to running. Swarm holds a restarted node's next task in them, with
+ * the desired state `ready`, during the restart delay. NOTE: a node whose image has a HEALTHCHECK
+ * stays `starting` until it is healthy, and Swarm replaces it when it turns unhealthy (its task
+ * fails): the task's state already says how the node's health check goes.
+ */
+const STARTING_STATES = new Set(['new', 'pending', 'assigned', 'accepted', 'preparing', 'ready', 'starting']);
 /** Swarm waits this long before it starts a node's task again. */
 const RESTART_DELAY_NS = 5_000_000_000;
+/** How long the engine may take to send a node's logs: Swarm's log answer can hang (moby/moby#38640, docker/cli#4678). */
+const LOGS_TIMEOUT_MS = 15_000;
 
 type EngineError = Error & { statusCode?: number; code?: string; json?: { message?: string } | string | null };
-/** What health reads of a task (the typings leave tasks untyped). */
-type Task = { CreatedAt?: string; DesiredState?: string; Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string } };
+/** What health and observe read of a task (the typings leave tasks untyped). */
+type Task = {
+  ID?: string;
+  ServiceID?: string;
+  NodeID?: string;
+  CreatedAt?: string;
+  DesiredState?: string;
+  Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string; ContainerStatus?: { ContainerID?: string; ExitCode?: number } };
+};
 
 /** The Swarm service of a service row: `nh-` and the first 12 characters of its id. */
 const swarmServiceName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
@@ -35,6 +52,43 @@ const ignoreMissing = (e: unknown) => {
   if (!hasStatus(e, 404)) throw e;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const replicasStatus = (svc: Docker.Service): NodeStatus => (svc.Spec?.Mode?.Replicated?.Replicas === 0 ? 'stopped' : 'running');
+const reasonOf = (t: Task | undefined) => t?.Status?.Err || t?.Status?.Message || undefined;
+/** A run that ended by itself: it exited, failed or was refused, or was shut down though it was meant to run. */
+const endedByItself = (t: Task) => ENDED_STATES.has(t.Status?.State ?? '') || (t.Status?.State === 'shutdown' && t.DesiredState !== 'shutdown');
+
+/**
+ * One service's node as its tasks show it (`hostnames`: Swarm node id to hostname). Its current
+ * task is the newest that Swarm means to be running. online: that task runs. restarting: it does
+ * not, but a task is on its way to running (after a run that ended, in Swarm's restart delay, or
+ * started again), or the newest task Swarm means to run ended by itself, which our restart policy
+ * replaces. offline: nothing runs and nothing is on its way (a task no host can take, no task).
+ * stopped: 0 replicas, whatever its tasks. `exitCode` is the newest run's that ended by itself,
+ * when it had a container; `reason` the engine's words when the node is neither online nor stopped:
+ * for restarting, why the last run ended.
+ */
+export function observeService(svc: Docker.Service, tasks: Task[], hostnames: ReadonlyMap<string, string>): NodeObservation {
+  const created = (t: Task) => Date.parse(t.CreatedAt ?? '') || 0;
+  const newest = [...tasks].sort((a, b) => created(b) - created(a));
+  const current = newest.find((t) => t.DesiredState === 'running');
+  const ended = newest.find(endedByItself);
+  // A task refused before it had a container (no such image) reports exit code 0: it has none.
+  const exitCode = ended?.Status?.ContainerStatus?.ContainerID ? (ended.Status.ContainerStatus.ExitCode ?? null) : null;
+  const observation = {
+    serviceId: svc.Spec?.Labels?.[SERVICE_LABEL] ?? '',
+    taskId: current?.ID ?? null,
+    host: (current?.NodeID && hostnames.get(current.NodeID)) || null,
+    exitCode,
+  };
+  if (replicasStatus(svc) === 'stopped') return { ...observation, state: 'stopped', reason: null };
+  if (current?.Status?.State === 'running') return { ...observation, state: 'online', reason: null };
+  // The task Swarm will run next: the current one, or one held in the restart delay.
+  const next = newest.find((t) => t.DesiredState === 'running' || t.DesiredState === 'ready');
+  // A pending task with an error is one no host can take ("no suitable node"): it is not on its way.
+  const onItsWay = next && ((STARTING_STATES.has(next.Status?.State ?? '') && !next.Status?.Err) || endedByItself(next));
+  if (onItsWay) return { ...observation, state: 'restarting', reason: reasonOf(ended) ?? reasonOf(next) ?? null };
+  return { ...observation, state: 'offline', reason: reasonOf(next ?? newest[0]) ?? null };
+}
 
 /**
  * Nodes on Docker Swarm, through the Engine API (dockerode). A node is one replicated service of
@@ -118,8 +172,6 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
     }
   };
 
-  const replicasStatus = (svc: Docker.Service): NodeStatus => (svc.Spec?.Mode?.Replicated?.Replicas === 0 ? 'stopped' : 'running');
-
   const status = async (serviceId: string): Promise<NodeStatus> => {
     const [svc] = await servicesOf(serviceId);
     return svc ? replicasStatus(svc) : 'absent';
@@ -179,7 +231,6 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       const tasks = ((await docker.listTasks({ filters: { service: [svc.ID] } })) as Task[]).sort((a, b) => at(b) - at(a));
       const running = tasks.find((t) => t.Status?.State === 'running' && t.DesiredState === 'running');
       if (running) return { state: 'running', since: new Date(at(running)) };
-      const reasonOf = (t: Task | undefined) => t?.Status?.Err || t?.Status?.Message || undefined;
       // Only the tasks of the service as it is now count: a node stopped after failing, then started, starts afresh.
       const changed = Date.parse(svc.UpdatedAt ?? '') || 0;
       const ended = tasks.filter((t) => ENDED_STATES.has(t.Status?.State ?? '') && (Date.parse(t.CreatedAt ?? '') || 0) >= changed);
@@ -201,6 +252,51 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
         if (id && !nodes.has(id)) nodes.set(id, 'absent');
       }
       return [...nodes].map(([serviceId, s]) => ({ serviceId, status: s }));
+    },
+
+    /**
+     * Three engine calls whatever the number of nodes (one when there is none): the services by
+     * label, all their tasks at once, and the Swarm nodes for their hostnames (observeService).
+     */
+    async observe(): Promise<NodeObservation[]> {
+      for (let attempt = 1; ; attempt++) {
+        const services = (await docker.listServices(byLabel())).filter((svc) => svc.Spec?.Labels?.[SERVICE_LABEL]);
+        if (!services.length) return [];
+        try {
+          const [tasks, nodes] = await Promise.all([
+            docker.listTasks({ filters: { service: services.map((svc) => svc.ID) } }) as Promise<Task[]>,
+            docker.listNodes() as Promise<{ ID: string; Description?: { Hostname?: string } }[]>,
+          ]);
+          const hostnames = new Map(nodes.map((n) => [n.ID, n.Description?.Hostname ?? '']));
+          const tasksOf = new Map<string, Task[]>(services.map((svc) => [svc.ID, []]));
+          for (const t of tasks) tasksOf.get(t.ServiceID ?? '')?.push(t);
+          return services.map((svc) => observeService(svc, tasksOf.get(svc.ID)!, hostnames));
+        } catch (e) {
+          // A service removed since the list makes the engine refuse the task filter that names it: list again.
+          if (!hasStatus(e, 404) || attempt >= 3) throw e;
+        }
+      }
+    },
+
+    async logs(serviceId, tail) {
+      const [svc] = await servicesOf(serviceId);
+      if (!svc) return [];
+      let body: Buffer;
+      try {
+        // follow: false, so the engine answers once, all of it, and dockerode hands it over as a Buffer (its typings say a stream).
+        const opts = { stdout: true, stderr: true, tail, follow: false, timestamps: true, abortSignal: AbortSignal.timeout(LOGS_TIMEOUT_MS) };
+        body = (await docker.getService(svc.ID).logs(opts)) as unknown as Buffer;
+      } catch (e) {
+        // Removed meanwhile: no node, no logs.
+        if (hasStatus(e, 404)) return [];
+        throw e;
+      }
+      // NOTE: Swarm applies `tail` to each of the service's tasks (a node that restarted has several)
+      // and sends them one task after another: the lines are put in the order of their timestamps
+      // (fixed-width RFC 3339, so as text; a stable sort keeps the engine's order within one instant), then cut.
+      const at = (line: string) => line.split(' ', 1)[0]!;
+      const lines = logLines(body).sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+      return lines.slice(Math.max(0, lines.length - tail));
     },
   };
 }
