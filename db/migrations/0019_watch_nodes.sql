@@ -175,9 +175,10 @@ as $$
   ),
   c as (
     select cur.*, p.state as p_state, p.task_id as p_task, p.last_seen_at as p_seen, p.down_since as p_down,
-           -- A new run of a node that was not stopped on purpose: it ended and was started again.
-           (p.task_id is not null and cur.task_id is not null and cur.task_id <> p.task_id
-             and p.state <> 'stopped' and cur.state in ('online', 'restarting')) as restarted,
+           -- A running node whose run ended: seen restarting, or seen running a new run (a new task
+           -- id) when the restart fell between two samples. Counted once, when it leaves online.
+           (p.state = 'online' and (cur.state = 'restarting'
+              or (cur.state = 'online' and cur.task_id is not null and p.task_id is not null and cur.task_id <> p.task_id))) as restarted,
            case when cur.state in ('offline', 'restarting') then coalesce(p.down_since, now())
                 when cur.state = 'unknown' then p.down_since end as down_since,
            (p.service_id is null or (p.state, p.task_id, p.host, p.exit_code, p.reason)
@@ -275,7 +276,9 @@ revoke all on function private.prune_node_history(integer) from public;
 
 -- ---------------------------------------------------------------- the admin's fleet view
 
--- A service as the fleet shows it: a live one by its node's state, the others by their own.
+-- A service as the fleet shows it: a live one by its node's state, the others by their own. The
+-- functions below read all of it (a count, a sort) and set jit off, as record_node_samples does: at
+-- 100 000 services compiling the plan costs more than running it.
 create view private.fleet as
 select s.id as service_id, s.name, s.user_id, u.email::text as email, p.name as product, s.created_at,
        coalesce(private.node_state_of(s.state, n.state, m.swept_at), s.state::text) as state,
@@ -300,7 +303,7 @@ create function public.admin_fleet(
   service_id uuid, name text, user_id uuid, email text, product text, created_at timestamptz, state text, service_state text,
   host text, last_seen_at timestamptz, reason text, provisioning_error text, restarts_24h integer, total_count bigint
 )
-language plpgsql stable security definer set search_path = ''
+language plpgsql stable security definer set search_path = '' set jit = off
 as $$
 declare
   sort_column text;
@@ -338,7 +341,7 @@ revoke all on function public.admin_fleet(text, text, boolean, integer, integer)
 grant execute on function public.admin_fleet(text, text, boolean, integer, integer) to authenticated;
 
 create function public.admin_fleet_counts() returns table (state text, count integer)
-language plpgsql stable security definer set search_path = ''
+language plpgsql stable security definer set search_path = '' set jit = off
 as $$
 #variable_conflict use_column
 begin
