@@ -96,9 +96,11 @@ create index service_events_restarts_idx on public.service_events (created_at, s
 -- A live service's node state, or null for a service with no node to watch (installing, failed,
 -- deleting, deleted). Unknown before its first sample, and when the last sweep is older than five
 -- minutes (NODE_MONITOR_INTERVAL_SECONDS is at most 120): an old sample says nothing of now.
+-- NOTE: no search_path of its own, so that PostgreSQL inlines it (a function with SET never is) into
+-- the fleet's counts over every service; it names nothing but built-ins and its arguments.
 create function private.node_state_of(p_service_state public.service_state, p_node_state text, p_swept_at timestamptz)
 returns text
-language sql stable set search_path = ''
+language sql stable
 as $$
   select case
            when p_service_state not in ('active', 'expired', 'suspended') then null
@@ -276,9 +278,7 @@ revoke all on function private.prune_node_history(integer) from public;
 
 -- ---------------------------------------------------------------- the admin's fleet view
 
--- A service as the fleet shows it: a live one by its node's state, the others by their own. The
--- functions below read all of it (a count, a sort) and set jit off, as record_node_samples does: at
--- 100 000 services compiling the plan costs more than running it.
+-- A service as the fleet shows it: a live one by its node's state, the others by their own.
 create view private.fleet as
 select s.id as service_id, s.name, s.user_id, u.email::text as email, p.name as product, s.created_at,
        coalesce(private.node_state_of(s.state, n.state, m.swept_at), s.state::text) as state,
@@ -303,7 +303,7 @@ create function public.admin_fleet(
   service_id uuid, name text, user_id uuid, email text, product text, created_at timestamptz, state text, service_state text,
   host text, last_seen_at timestamptz, reason text, provisioning_error text, restarts_24h integer, total_count bigint
 )
-language plpgsql stable security definer set search_path = '' set jit = off
+language plpgsql stable security definer set search_path = ''
 as $$
 declare
   sort_column text;
@@ -341,7 +341,7 @@ revoke all on function public.admin_fleet(text, text, boolean, integer, integer)
 grant execute on function public.admin_fleet(text, text, boolean, integer, integer) to authenticated;
 
 create function public.admin_fleet_counts() returns table (state text, count integer)
-language plpgsql stable security definer set search_path = '' set jit = off
+language plpgsql stable security definer set search_path = ''
 as $$
 #variable_conflict use_column
 begin
