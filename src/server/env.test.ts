@@ -174,8 +174,9 @@ describe('loadConfig: nodes', () => {
     expect(loadConfig({})).toMatchObject({
       provisioner: 'simulated',
       docker: { host: undefined, tlsVerify: false, certPath: undefined, configDir: undefined },
-      nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 10 },
+      nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 10, monitorIntervalSeconds: 30, downAlertMinutes: 10, alertsPerHour: 5 },
       reconcileIntervalSeconds: 60,
+      simulatedNodeFaults: 0,
     });
     const c = loadConfig({
       PROVISIONER: 'docker',
@@ -208,6 +209,15 @@ describe('loadConfig: nodes', () => {
       ]);
     }
     expect(problems({ INSTALL_TIMEOUT_SECONDS: '1' })).toEqual(['INSTALL_TIMEOUT_SECONDS must be a whole number from 5 to 86400, got "1"']);
+  });
+
+  it('reads how the nodes are watched, and refuses an interval that would make every sample stale', () => {
+    const c = loadConfig({ NODE_MONITOR_INTERVAL_SECONDS: '15', NODE_DOWN_ALERT_MINUTES: '3', NODE_ALERTS_PER_HOUR: '20', SIMULATED_NODE_FAULTS: '5' });
+    expect(c).toMatchObject({ nodes: { monitorIntervalSeconds: 15, downAlertMinutes: 3, alertsPerHour: 20 }, simulatedNodeFaults: 5 });
+    expect(problems({ NODE_MONITOR_INTERVAL_SECONDS: '300', SIMULATED_NODE_FAULTS: '101' })).toEqual([
+      'NODE_MONITOR_INTERVAL_SECONDS must be a whole number from 1 to 120, got "300"',
+      'SIMULATED_NODE_FAULTS must be a whole number from 0 to 100, got "101"',
+    ]);
   });
 });
 
