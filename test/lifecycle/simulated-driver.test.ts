@@ -42,3 +42,15 @@ it('takes the configured time to install, once, and never stores the key', async
   expect(JSON.stringify(rows)).not.toContain(GALA_KEY);
   await driver.uninstall(serviceId);
 });
+
+it('crashes running nodes as SIMULATED_NODE_FAULTS says, and none without it', async () => {
+  const calm = createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 });
+  const faulty = createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0, faultPercent: 100 });
+  const ids = [randomUUID(), randomUUID()];
+  for (const id of ids) await calm.install(spec(id));
+  const ours = async (driver: typeof calm) => (await driver.observe()).filter((o) => ids.includes(o.serviceId));
+  expect((await ours(calm)).map((o) => o.state)).toEqual(['online', 'online']);
+  const crashed = await ours(faulty);
+  expect(crashed.map((o) => [o.state, o.exitCode])).toEqual([['restarting', 137], ['restarting', 137]]);
+  await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
+});

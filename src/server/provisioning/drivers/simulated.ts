@@ -106,7 +106,8 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
         );
         await db.query(
           `update nodeharbor.simulated_nodes set offline_until = now() + make_interval(mins => $2), started_at = now() + make_interval(mins => $2)
-            where state = 'running' and coalesce(offline_until, '-infinity') < now() and random() * 1000 < $1`,
+            where state = 'running' and coalesce(offline_until, '-infinity') < now() and coalesce(restarting_until, '-infinity') < now()
+              and random() * 1000 < $1`,
           [faults, OUTAGE_MINUTES],
         );
       }
