@@ -11,7 +11,7 @@ import { useService } from '../api/get-service';
 import { useServiceEvents } from '../api/get-service-events';
 import { useServiceUptime, utcDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
-import { displayStatus } from '../service-status';
+import { displayStatus, isServiceId } from '../service-status';
 import { NodeStatus } from './node-status';
 import { StatusBadge } from './status-badges';
 import { UptimeChart } from './uptime-chart';
@@ -22,12 +22,24 @@ const backLink = (
   </Link>
 );
 
+const notFound = (
+  <Card className="space-y-2 py-12 text-center">
+    <h2 className="text-lg font-semibold">Service not found</h2>
+    <p className="text-sm text-muted-foreground">There is no such service among yours. It may have been deleted.</p>
+    {backLink}
+  </Card>
+);
+
 /**
  * One service's page: its node now, uptime today and over the last days against the plan's reward
  * threshold, restarts, and its recent events. Everything is read again every NODE_POLL_MS while
  * the page is open. `logs` renders the Logs button (another feature's, composed in by the route).
  */
 export function ServiceDetails({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
+  return isServiceId(serviceId) ? <Details serviceId={serviceId} logs={logs} /> : notFound;
+}
+
+function Details({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
   const f = useFormat();
   const service = useService(serviceId);
   const uptime = useServiceUptime(serviceId);
@@ -43,14 +55,7 @@ export function ServiceDetails({ serviceId, logs }: { serviceId: string; logs: (
         Failed to load the service.
       </p>
     );
-  if (service.data === null)
-    return (
-      <Card className="space-y-2 py-12 text-center">
-        <h2 className="text-lg font-semibold">Service not found</h2>
-        <p className="text-sm text-muted-foreground">There is no such service among yours. It may have been deleted.</p>
-        {backLink}
-      </Card>
-    );
+  if (service.data === null) return notFound;
 
   const { service: svc, product } = service.data;
   const today = utcDay(uptime.dataUpdatedAt);
