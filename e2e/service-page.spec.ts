@@ -97,7 +97,7 @@ describe('service page', () => {
     await expect(today.innerText()).resolves.toContain('Reward threshold not met today');
 
     // 30 bars, each named by its day; heights are the share of the day online.
-    const chart = page.getByRole('figure', { name: 'Time online per UTC day, last 30 days' });
+    const chart = page.getByRole('region', { name: 'Uptime' }).getByRole('figure', { name: 'Time online per UTC day, last 30 days' });
     await expect(chart.getByRole('img').count()).resolves.toBe(30);
     expect(await barHeight(page, `${day(1)}: 9h 0m online, threshold met`)).toBeCloseTo(37.5);
     expect(await barHeight(page, `${day(2)}: 6h 12m online, threshold not met`)).toBeCloseTo(25.833, 2);
