@@ -73,14 +73,17 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
         <label htmlFor="fleet-state" className="text-sm font-medium">
           State
         </label>
-        <NativeSelect id="fleet-state" className="w-auto" value={state ?? ''} onChange={(e) => filter((e.target.value || null) as FleetState | null)}>
-          <option value="">All states</option>
-          {FLEET_STATES.map((s) => (
-            <option key={s} value={s}>
-              {NODE_STATE_LABELS[s]}
-            </option>
-          ))}
-        </NativeSelect>
+        {/* A field fills its box: this box keeps the select narrow. */}
+        <div className="w-56">
+          <NativeSelect id="fleet-state" value={state ?? ''} onChange={(e) => filter((e.target.value || null) as FleetState | null)}>
+            <option value="">All states</option>
+            {FLEET_STATES.map((s) => (
+              <option key={s} value={s}>
+                {NODE_STATE_LABELS[s]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
       </div>
       <QueryState query={fleet} loading="Loading the fleet..." failed="Failed to load the fleet." failedClassName="text-sm">
         {(data) =>
