@@ -15,6 +15,8 @@ export const paths = {
   playa3ullHostNode: '/playa3ull-hosting/host-node',
   dashboard: '/dashboard',
   dashboardServices: '/dashboard/services',
+  /** One service's page (the node alert e-mails link here too). */
+  dashboardService: (serviceId: string) => `/dashboard/services/${serviceId}`,
   dashboardBilling: '/dashboard/billing',
   dashboardSettings: '/dashboard/settings',
   dashboardAccount: '/dashboard/account',

@@ -9,6 +9,7 @@ export function Dialog({
   title,
   description,
   trigger,
+  wide = false,
   children,
 }: {
   open?: boolean;
@@ -16,6 +17,8 @@ export function Dialog({
   title: string;
   description?: ReactNode;
   trigger?: ReactNode;
+  /** For wide content such as log lines. */
+  wide?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -24,7 +27,7 @@ export function Dialog({
       <D.Portal>
         <D.Overlay className="fixed inset-0 z-50 bg-black/50" />
         <D.Content
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-lg"
+          className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-lg`}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <D.Title className="pr-8 text-lg font-semibold">{title}</D.Title>

@@ -43,6 +43,9 @@ export function blockedReason(status: DisplayStatus, action: 'extend' | 'delete'
 /** Said wherever an order is paid for: the create dialog, the status guide and the home page's FAQ. */
 export const PAID_FROM_FIRST_RUN = 'The paid period starts when your node first runs, so a failed installation costs nothing.';
 
+/** Whether a service id from the address bar can be one at all: anything else is not found without asking (the server would refuse it). */
+export const isServiceId = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** The last 4 characters, the rest hidden. */
 export function maskKey(key: string, visible: number): string {
   const chars = Array.from(key);

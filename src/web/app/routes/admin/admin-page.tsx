@@ -5,8 +5,11 @@ import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useIsAdmin } from '@/features/admin/api/get-is-admin';
 import { ContactSettings } from '@/features/admin/components/contact-settings';
+import { FleetView } from '@/features/admin/components/fleet-view';
 import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/features/dashboard/signed-in-user';
+import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
+import { RetryInstallButton } from '@/features/services/components/retry-install-button';
 import { Seo } from '@/lib/seo';
 import { toast } from '@/lib/toast';
 import { AppShell } from '../dashboard/app-shell';
@@ -36,6 +39,21 @@ export default function AdminPage() {
             tabs={[
               { value: 'users', label: 'User Management', content: <UserManagement /> },
               { value: 'contact', label: 'Contact Settings', content: <ContactSettings /> },
+              {
+                value: 'fleet',
+                label: 'Fleet',
+                // The owner's Retry and the service page's Logs, the same components: features do not import each other, routes compose them.
+                content: (
+                  <FleetView
+                    actions={(row, refresh) => (
+                      <>
+                        {row.state === 'failed' && <RetryInstallButton service={{ id: row.service_id, name: row.name }} onRetried={refresh} />}
+                        <NodeLogsDialog serviceId={row.service_id} name={row.name} />
+                      </>
+                    )}
+                  />
+                ),
+              },
             ]}
           />
         </AppShell>

@@ -6,6 +6,7 @@ import { AppShell } from './app-shell';
 import { AccountPage } from './account-page';
 import { BillingPage } from './billing-page';
 import { OverviewPage } from './overview-page';
+import { ServicePage } from './service-page';
 import { ServicesPage } from './services-page';
 import { SettingsPage } from './settings-page';
 
@@ -21,13 +22,16 @@ const SECTIONS = [
 export default function DashboardPage() {
   const user = useSignedInUser();
   const { pathname } = useLocation();
-  const section = SECTIONS.find((s) => s.path === pathname.replace(/\/$/, '')) ?? SECTIONS[0];
+  const current = pathname.replace(/\/$/, '');
+  // A section's own pages (a service's page) keep its title, as the sidebar keeps its item lit.
+  const section = SECTIONS.find((s) => s.path === current) ?? SECTIONS.find((s) => s.path !== paths.dashboard && current.startsWith(`${s.path}/`)) ?? SECTIONS[0];
   return (
     <AppShell user={user} title={section.title}>
       <Seo title={section.title} description="Your NodeHarbor dashboard." path={section.path} noindex />
       <Routes>
         <Route index element={<OverviewPage user={user} />} />
         <Route path="services" element={<ServicesPage user={user} />} />
+        <Route path="services/:serviceId" element={<ServicePage />} />
         <Route path="billing" element={<BillingPage user={user} />} />
         <Route path="settings" element={<SettingsPage user={user} />} />
         <Route path="account" element={<AccountPage user={user} />} />

@@ -1,9 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { displayStatus, isChanging } from '../service-status';
+import { NODE_POLL_MS } from './get-service';
 import type { Service } from './types';
 
-/** Poll while something changes on the server side (install, delete) so statuses move without a reload; a failed install waits for Retry. */
+/**
+ * Poll while something changes on the server side (install, delete) so statuses move without a
+ * reload, and slowly while a node is watched so that its badge follows the monitor; a failed
+ * install waits for Retry.
+ */
 const BUSY_POLL_MS = 3000;
 
 export async function getServices(): Promise<Service[]> {
@@ -21,7 +26,8 @@ export const servicesQueryOptions = () =>
   queryOptions({
     queryKey: ['services'],
     queryFn: getServices,
-    refetchInterval: (q) => (q.state.data?.some((s) => isChanging(displayStatus(s))) ? BUSY_POLL_MS : false),
+    refetchInterval: (q) =>
+      q.state.data?.some((s) => isChanging(displayStatus(s))) ? BUSY_POLL_MS : q.state.data?.some((s) => s.node_state) ? NODE_POLL_MS : false,
   });
 
 export function useServices() {

@@ -1,4 +1,5 @@
 import type { ServiceState } from '@shared/constants';
+import type { NodeState } from '@shared/node-health';
 
 /** A service as the services view shows it to its owner (spec §3). */
 export type Service = {
@@ -18,6 +19,10 @@ export type Service = {
   state?: ServiceState | null;
   /** The engine's reason, while the state is failed. */
   provisioning_error?: string | null;
+  /** The node monitor's last word on a live service's node; null when there is no node to watch (installing, failed, deleting). */
+  node_state?: NodeState | null;
+  /** The last sample that found the node online. */
+  last_seen_at?: string | null;
 };
 
 export type Product = {
@@ -30,4 +35,6 @@ export type Product = {
   renew_interval: string | null;
   base_product_code: string | null;
   properties: string | null;
+  /** Seconds online per UTC day the network rewards; null when the product has none. */
+  uptime_threshold_seconds?: number | null;
 };

@@ -5,12 +5,16 @@ import { toast } from '@/lib/toast';
 import { useRetryServiceInstallation } from '../api/retry-service-installation';
 import type { Service } from '../api/types';
 
-/** Retry on a service whose installation failed: back to Installing, nothing charged. */
-export function RetryInstallButton({ service }: { service: Service }) {
+/**
+ * Retry on a service whose installation failed: back to Installing, nothing charged. The owner's
+ * card and the admin's fleet show it; `onRetried` lets a caller with its own list refresh it.
+ */
+export function RetryInstallButton({ service, onRetried }: { service: Pick<Service, 'id' | 'name'>; onRetried?: () => void }) {
   const retry = useRetryServiceInstallation();
   const onClick = async () => {
     try {
       await retry.mutateAsync(service.id);
+      onRetried?.();
       toast.success('Installation restarted', `${service.name} is being set up again. This takes up to ${INSTALL_MINUTES} minutes.`);
     } catch (e) {
       // The server's own refusal (it has an SQLSTATE code) says why; a lost request does not.

@@ -1,5 +1,7 @@
 import { parseProperties } from '@shared/validation';
+import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
+import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Product, Service } from '../api/types';
@@ -7,6 +9,7 @@ import { blockedReason, displayStatus } from '../service-status';
 import { DeleteServiceDialog } from './delete-service-dialog';
 import { ExtendServiceDialog } from './extend-service-dialog';
 import { MaskedKey } from './masked-key';
+import { NodeStatus } from './node-status';
 import { RetryInstallButton } from './retry-install-button';
 import { RenewalBadge, StatusBadge } from './status-badges';
 
@@ -20,8 +23,13 @@ export function ServiceCard({ service, product, userEmail, layout }: { service: 
     <Card role="article" aria-label={service.name} className={cn('flex min-w-0 gap-4 p-4', layout === 'list' ? 'flex-col md:flex-row md:items-center' : 'flex-col')}>
       <div className="min-w-0 flex-1 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="truncate text-lg font-semibold">{service.name}</h2>
+          <h2 className="truncate text-lg font-semibold">
+            <Link to={paths.dashboardService(service.id)} className="hover:underline">
+              {service.name}
+            </Link>
+          </h2>
           <StatusBadge status={status} />
+          <NodeStatus service={service} />
           <RenewalBadge renewsAt={service.renews_at} />
         </div>
         <p className="text-xs text-muted-foreground">

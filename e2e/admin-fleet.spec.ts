@@ -1,0 +1,216 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobDeps } from '../src/server/jobs/app-worker';
+import type { JobDeps } from '../src/server/jobs/task';
+import { simulateCrash, simulateOutage } from '../src/server/provisioning/drivers/simulated';
+import { installNode } from '../src/server/provisioning/install-node';
+import { sweepNodes } from '../src/server/provisioning/node-monitor';
+import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { openSection } from './dashboard-helpers';
+import { expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
+import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+
+let app: TestApp;
+let deps: JobDeps;
+beforeAll(async () => {
+  // The test plays the worker and the monitor, so that the fleet holds exactly what it made.
+  app = await startApp({ RUN_WORKER: 'false' });
+  deps = await createJobDeps(app.server.deps);
+});
+afterAll(() => app?.stop());
+
+async function order(user: TestUser, name: string, key = GALA_KEY, product = TOWN_STAR): Promise<string> {
+  const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
+  if (error) throw error;
+  return (data as { id: string }).id;
+}
+
+async function live(user: TestUser, name: string, key?: string, product?: string): Promise<string> {
+  const id = await order(user, name, key, product);
+  await installNode(deps, id);
+  return id;
+}
+
+/** The fleet's Admin Dashboard tab, as an admin opens it. */
+async function openFleet(page: Page, admin: TestUser): Promise<Locator> {
+  await signIn(page, app.url, admin.email, admin.password);
+  await openSection(page, 'Admin Dashboard');
+  await page.getByRole('tab', { name: 'Fleet' }).click();
+  return page.getByRole('region', { name: 'Fleet' });
+}
+
+/** Serious and critical accessibility violations (toasts come and go: left out). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('[data-sonner-toaster]').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The service names of the table's rows, top to bottom (a row's first cell). */
+const names = (fleet: Locator) => fleet.getByRole('row').filter({ has: fleet.page().getByRole('cell') }).evaluateAll((rows) => rows.map((r) => (r as HTMLTableRowElement).cells[0]!.innerText));
+
+describe('admin fleet', () => {
+  it('counts, filters and sorts every user\'s services by their node, retries a failed install, and reads another user\'s logs', async () => {
+    const alice = await createTestUser(app.server, { email: `alice-${Date.now()}@nodeharbor.test`, credits: 100 });
+    const bob = await createTestUser(app.server, { email: `bob-${Date.now()}@nodeharbor.test`, credits: 100 });
+    const online = await live(alice, 'a-online');
+    const stopped = await live(alice, 'a-stopped');
+    const failed = await order(alice, 'a-failed');
+    await app.server.deps.db.query('select private.fail_service_installation($1, $2)', [failed, 'The engine refused the node']);
+    await order(alice, 'a-installing');
+    const restarting = await live(bob, 'b-restart', LICENCE_KEY, MASTER_NODE);
+    const offline = await live(bob, 'b-offline');
+    await sweepNodes(deps);
+    await simulateCrash(app.server.deps.db, restarting);
+    await simulateOutage(app.server.deps.db, offline, 10);
+    await deps.provisioner.stop(stopped);
+    await sweepNodes(deps);
+    // Installed after the last sweep: the monitor has not seen it.
+    await live(bob, 'b-unknown');
+
+    const admin = await createTestUser(app.server, { admin: true });
+    const { page, errors } = await app.newPage(DESKTOP);
+    const fleet = await openFleet(page, admin);
+    const counts = fleet.getByRole('group', { name: 'Services by state' });
+    await expect
+      .poll(async () => (await counts.getByRole('button').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ')))
+      .toEqual(['Online 1', 'Offline 1', 'Restarting 1', 'Stopped 1', 'Unknown 1', 'Installing 1', 'Installation failed 1', 'Deleting 0']);
+    await expect.poll(() => fleet.getByRole('row').count()).toBe(8); // the header and 7 services
+
+    await expect(fleet.getByRole('columnheader').allInnerTexts()).resolves.toEqual([
+      'Service',
+      'Owner',
+      'Product',
+      'State',
+      'Host',
+      'Last seen',
+      'Restarts (24 h)',
+      'Created',
+      'Actions',
+    ]);
+    const row = (name: string) => fleet.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+    // Each cell's text on one line: a badge and its reason, or two buttons, are blocks of their own.
+    const cells = async (name: string) => (await row(name).getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    const created = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date());
+    expect(await cells('a-failed')).toEqual(['a-failed', alice.email, 'Town Star', 'Installation failed The engine refused the node', '', 'Never', '0', created, 'Retry Logs']);
+    expect(await cells('b-offline')).toEqual([
+      'b-offline',
+      bob.email,
+      'Town Star',
+      'Offline simulated outage: the host does not answer',
+      expect.stringMatching(/^simulated-host-\d$/),
+      'just now',
+      '0',
+      created,
+      'Logs',
+    ]);
+    expect(await cells('b-restart')).toEqual(expect.arrayContaining(['Master Node', 'Restarting task: non-zero exit (137)', '1']));
+    expect(await cells('a-stopped')).toEqual(expect.arrayContaining(['Stopped']));
+    expect(await cells('b-unknown')).toEqual(expect.arrayContaining(['Unknown', 'Never']));
+    expect(await cells('a-installing')).toEqual(expect.arrayContaining(['Installing', 'Never']));
+    expect(await violations(page)).toEqual([]);
+
+    // A count filters; pressed again, it shows all.
+    await counts.getByRole('button', { name: 'Offline 1' }).click();
+    await expect.poll(() => names(fleet)).toEqual(['b-offline']);
+    await expect(counts.getByRole('button', { name: 'Offline 1' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(fleet.getByRole('combobox', { name: 'State' }).inputValue()).resolves.toBe('offline');
+    await counts.getByRole('button', { name: 'Offline 1' }).click();
+    await expect.poll(() => fleet.getByRole('row').count()).toBe(8);
+    // So does the select.
+    await fleet.getByRole('combobox', { name: 'State' }).selectOption({ label: 'Installation failed' });
+    await expect.poll(() => names(fleet)).toEqual(['a-failed']);
+    await fleet.getByRole('combobox', { name: 'State' }).selectOption({ label: 'Deleting' });
+    await fleet.getByText('No services found').waitFor();
+    await fleet.getByRole('combobox', { name: 'State' }).selectOption({ label: 'All states' });
+
+    // Sorting by a column, then the other way; restarts largest first.
+    const header = (name: string) => fleet.getByRole('columnheader', { name });
+    await header('Service').getByRole('button').click();
+    await expect.poll(() => names(fleet)).toEqual(['a-failed', 'a-installing', 'a-online', 'a-stopped', 'b-offline', 'b-restart', 'b-unknown']);
+    await expect(header('Service').getAttribute('aria-sort')).resolves.toBe('ascending');
+    await header('Service').getByRole('button').click();
+    await expect.poll(() => names(fleet)).toEqual(['b-unknown', 'b-restart', 'b-offline', 'a-stopped', 'a-online', 'a-installing', 'a-failed']);
+    await expect(header('Service').getAttribute('aria-sort')).resolves.toBe('descending');
+    await header('Restarts (24 h)').getByRole('button').click();
+    await expect.poll(async () => (await names(fleet))[0]).toBe('b-restart');
+    await expect(header('Service').getAttribute('aria-sort')).resolves.toBeNull();
+    await header('Owner').getByRole('button').click();
+    await expect.poll(async () => (await names(fleet)).map((n) => n[0])).toEqual(['a', 'a', 'a', 'a', 'b', 'b', 'b']);
+
+    // Another user's node's logs: the key never shows, and the owner is told of the read.
+    await row('a-online').getByRole('button', { name: 'Logs of a-online' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Logs' });
+    await dialog.getByLabel('Log lines').getByText('config: key=••••').waitFor();
+    await expect(dialog.innerText()).resolves.not.toContain(GALA_KEY);
+    await page.keyboard.press('Escape');
+
+    // Retry: installing again (the owner's button and toast), then, the worker's part done, online.
+    await row('a-failed').getByRole('button', { name: 'Retry a-failed' }).click();
+    await expectToast(page, 'Installation restarted', 'a-failed is being set up again. This takes up to 10 minutes.');
+    await expect.poll(() => cells('a-failed')).toEqual(expect.arrayContaining(['Installing', 'Logs']));
+    await counts.getByRole('button', { name: 'Installation failed 0' }).waitFor();
+    await installNode(deps, failed);
+    await sweepNodes(deps);
+    // Something is still installing (a-installing), so the fleet is read again every few seconds.
+    await expect.poll(() => cells('a-failed'), { timeout: 15_000 }).toEqual(expect.arrayContaining(['Online', 'just now']));
+    expect(errors).toEqual([]);
+
+    const owner = await app.newPage(DESKTOP);
+    await signIn(owner.page, app.url, alice.email, alice.password);
+    await owner.page.goto(`${app.url}/dashboard/services/${online}`);
+    await owner.page.getByRole('region', { name: 'Recent events' }).getByText('Logs read by an administrator').waitFor();
+  });
+
+  it('pages through the fleet 100 at a time', async () => {
+    const user = await createTestUser(app.server);
+    // 101 services on their way to trash, written at once: a state no other test here leaves.
+    await app.server.deps.db.query(
+      `insert into private.services (user_id, name, api_key_encrypted, product_id, state)
+       select $1, 'bulk-' || g, private.encrypt_api_key($2), $3, 'deleting' from generate_series(1, 101) g`,
+      [user.id, GALA_KEY, TOWN_STAR],
+    );
+    const admin = await createTestUser(app.server, { admin: true });
+    const { page } = await app.newPage(DESKTOP);
+    const fleet = await openFleet(page, admin);
+    await fleet.getByRole('button', { name: 'Deleting 101' }).click();
+    await fleet.getByText('Page 1 of 2').waitFor();
+    await expect.poll(() => fleet.getByRole('row').count()).toBe(101); // the header and 100 services
+    await fleet.getByRole('button', { name: 'Next' }).click();
+    await fleet.getByText('Page 2 of 2').waitFor();
+    await expect.poll(() => fleet.getByRole('row').count()).toBe(2);
+    await expect(fleet.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+    await fleet.getByRole('button', { name: 'Previous' }).click();
+    await fleet.getByText('Page 1 of 2').waitFor();
+  });
+
+  it('shows its loading and failures, and is the server\'s to refuse a non-admin', async () => {
+    const admin = await createTestUser(app.server, { admin: true });
+    const { page } = await app.newPage(DESKTOP);
+    const release = await holdRequests(page, '**/rest/v1/rpc/admin_fleet');
+    const fleet = await openFleet(page, admin);
+    await fleet.getByText('Loading the fleet...').waitFor();
+    release();
+    await fleet.getByRole('table').waitFor();
+
+    // Routes run newest first: these answer before the held one, which now lets requests through.
+    await page.route((u) => u.pathname === '/rest/v1/rpc/admin_fleet' || u.pathname === '/rest/v1/rpc/admin_fleet_counts', serverError);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Fleet' }).click();
+    await expectText(page, 'Failed to load the fleet.', 20_000);
+    await expectText(page, 'Failed to load the counts.', 20_000);
+
+    // The admin page turns a non-admin away (admin.spec.ts); the fleet's data is refused to them too.
+    const user = await createTestUser(app.server);
+    for (const fn of ['admin_fleet', 'admin_fleet_counts'] as const) {
+      const { error } = await user.client.rpc(fn);
+      expect(error?.code, fn).toBe('42501');
+    }
+    const other = await app.newPage(DESKTOP);
+    await signIn(other.page, app.url, user.email, user.password);
+    await other.page.goto(`${app.url}/admin`);
+    await expectToast(other.page, 'Access Denied', 'You do not have admin privileges.');
+    await other.page.waitForURL(`${app.url}/`);
+    await expect(other.page.getByRole('tab', { name: 'Fleet' }).count()).resolves.toBe(0);
+  });
+});

@@ -1,0 +1,240 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobDeps } from '../src/server/jobs/app-worker';
+import type { JobDeps } from '../src/server/jobs/task';
+import { simulateCrash, simulateOutage, SIMULATED_RESTART_SECONDS } from '../src/server/provisioning/drivers/simulated';
+import { installNode } from '../src/server/provisioning/install-node';
+import { sweepNodes } from '../src/server/provisioning/node-monitor';
+import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { answerJson, expectText, holdRequests, serverError } from './helpers/page-tools';
+import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+
+let app: TestApp;
+let deps: JobDeps;
+beforeAll(async () => {
+  // The test runs the monitor's sweeps itself, so that each state is seen when it says.
+  app = await startApp({ RUN_WORKER: 'false' });
+  deps = await createJobDeps(app.server.deps);
+});
+afterAll(() => app?.stop());
+
+const sweep = () => sweepNodes(deps);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The UTC day `daysAgo` days before today, as the page names it. */
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+/** A service made by its owner through the API, as the New Service dialog does; its node installed by the worker's own step. */
+async function liveService(user: TestUser, name: string, key: string, product: string): Promise<string> {
+  const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
+  if (error) throw error;
+  const id = (data as { id: string }).id;
+  await installNode(deps, id);
+  return id;
+}
+
+/** Seconds online on a UTC day, written where the monitor keeps them. */
+async function seedUptime(serviceId: string, daysAgo: number, secondsOnline: number) {
+  await app.server.deps.db.query(
+    `insert into private.node_uptime (service_id, day, seconds_online, seconds_observed)
+     values ($1, (now() at time zone 'UTC')::date - $2::int, $3::float8, greatest($3::float8, 3600))
+     on conflict (service_id, day) do update set seconds_online = excluded.seconds_online, seconds_observed = excluded.seconds_observed`,
+    [serviceId, daysAgo, secondsOnline],
+  );
+}
+
+/** Serious and critical accessibility violations (toasts come and go: left out). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('[data-sonner-toaster]').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The height of a day's bar, in percent of a day, found by its accessible name. */
+const barHeight = (page: Page, name: string) =>
+  page.getByRole('img', { name, exact: true }).evaluate((el) => parseFloat((el.firstElementChild as HTMLElement | null)?.style.height ?? 'NaN'));
+
+describe('service page', () => {
+  it("tells a Master Node's state, uptime against its threshold, restarts, events and logs, and follows the monitor", async () => {
+    const user = await createTestUser(app.server, { credits: 10 });
+    const id = await liveService(user, 'mn-1', LICENCE_KEY, MASTER_NODE);
+    // Past days: 9 h and exactly 8 h meet the 8 h threshold, 6 h 12 m and 1 h do not; 3 days ago had no samples.
+    await seedUptime(id, 1, 9 * 3600);
+    await seedUptime(id, 2, 6 * 3600 + 12 * 60);
+    await seedUptime(id, 4, 8 * 3600);
+    await seedUptime(id, 5, 3600);
+
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    // The page's clock is the test's from here: the 30 s reads come when it moves the clock on.
+    await page.clock.install();
+    await page.goto(`${app.url}/dashboard/services`);
+    // Installed, but the monitor has not looked yet.
+    const card = page.getByRole('article', { name: 'mn-1' });
+    await card.getByText('Unknown', { exact: true }).waitFor();
+    await card.getByText('never seen').waitFor();
+
+    // Two sweeps: the first finds it online, the second counts the time between as online today.
+    await sweep();
+    await sleep(1500);
+    await sweep();
+    // The list follows a watched node too, without a reload.
+    await page.clock.fastForward(31_000);
+    await card.getByText('Online', { exact: true }).waitFor();
+    await card.getByText('last seen just now').waitFor();
+
+    await card.getByRole('link', { name: 'mn-1' }).click();
+    await page.waitForURL(`${app.url}/dashboard/services/${id}`);
+    // The section keeps its title and its sidebar item.
+    await page.getByRole('heading', { level: 1, name: 'Services' }).waitFor();
+    await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Services' }).getAttribute('aria-current')).resolves.toBe('page');
+    const header = page.getByRole('region', { name: 'mn-1' });
+    await header.getByText('Active', { exact: true }).waitFor();
+    await header.getByText('Online', { exact: true }).waitFor();
+    await header.getByText('last seen just now').waitFor();
+    await header.getByText(/^Master Node · Created /).waitFor();
+
+    // Today so far: seconds, not 8 hours.
+    const today = page.getByRole('group', { name: 'Uptime today' });
+    await expect.poll(() => today.innerText()).toContain('0m online');
+    await expect(today.innerText()).resolves.toContain('Reward threshold not met today');
+
+    // 30 bars, each named by its day; heights are the share of the day online.
+    const chart = page.getByRole('region', { name: 'Uptime' }).getByRole('figure', { name: 'Time online per UTC day, last 30 days' });
+    await expect(chart.getByRole('img').count()).resolves.toBe(30);
+    expect(await barHeight(page, `${day(1)}: 9h 0m online, threshold met`)).toBeCloseTo(37.5);
+    expect(await barHeight(page, `${day(2)}: 6h 12m online, threshold not met`)).toBeCloseTo(25.833, 2);
+    expect(await barHeight(page, `${day(4)}: 8h 0m online, threshold met`)).toBeCloseTo(33.333, 2);
+    expect(await barHeight(page, `${day(5)}: 1h 0m online, threshold not met`)).toBeCloseTo(4.167, 2);
+    expect(await barHeight(page, `${day(0)}: 0m online, threshold not met`)).toBeLessThan(0.1);
+    // A day without samples is an empty slot.
+    await expect(page.getByRole('img', { name: `${day(3)}: no data`, exact: true }).evaluate((el) => el.childElementCount)).resolves.toBe(0);
+    await expect(page.getByRole('img', { name: `${day(29)}: no data`, exact: true }).count()).resolves.toBe(1);
+    const line = page.getByTestId('threshold-line');
+    expect(await line.evaluate((el) => parseFloat((el as HTMLElement).style.bottom))).toBeCloseTo(33.333, 2);
+    await chart.getByText('The dashed line is the reward threshold: 8h 0m online per UTC day.').waitFor();
+    await chart.getByText('Today').waitFor();
+
+    // The timeline so far, newest first.
+    const events = page.getByRole('region', { name: 'Recent events' });
+    await expect.poll(() => events.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/Node online$/),
+      expect.stringMatching(/Node installed$/),
+      expect.stringMatching(/Installation requested$/),
+    ]);
+    await expect(page.getByRole('group', { name: 'Restarts' }).innerText()).resolves.toMatch(/Restarts in the last 24 hours: 0$/);
+    expect(await violations(page)).toEqual([]);
+
+    // The node crashes: the next sweep sees it restarting, on a new run. The page reads it again within 30 s, without a reload.
+    await simulateCrash(app.server.deps.db, id);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await header.getByText('Restarting', { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('group', { name: 'Restarts' }).innerText()).toMatch(/Restarts in the last 24 hours: 1$/);
+    await events.getByText('Node restarted (exit code 137)').waitFor();
+    // Today's threshold is met once today has 8 h 20 m online (written here, as a day of sweeps would).
+    await seedUptime(id, 0, 8 * 3600 + 20 * 60);
+    await page.clock.fastForward(31_000);
+    await expect.poll(() => today.innerText()).toContain('8h 20m online');
+    await expect(today.innerText()).resolves.toContain('Reward threshold met today');
+    expect(await barHeight(page, `${day(0)}: 8h 20m online, threshold met`)).toBeCloseTo(34.722, 2);
+
+    // Started again after the restart delay: back online.
+    await sleep(SIMULATED_RESTART_SECONDS * 1000);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await header.getByText('Online', { exact: true }).waitFor();
+    await events.getByText('Node back online').waitFor();
+
+    // An outage: offline, with the engine's reason in the timeline.
+    await simulateOutage(app.server.deps.db, id, 10);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await header.getByText('Offline', { exact: true }).waitFor();
+    await events.getByText('Node offline: simulated outage: the host does not answer').waitFor();
+    await simulateOutage(app.server.deps.db, id, 0);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await header.getByText('Online', { exact: true }).waitFor();
+
+    // Logs: the banner prints the key, the page never shows it.
+    const release = await holdRequests(page, '**/functions/v1/node-logs');
+    await page.getByRole('button', { name: 'Logs of mn-1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Logs' });
+    await dialog.getByText('Loading logs...').waitFor();
+    release();
+    const lines = dialog.getByLabel('Log lines');
+    await lines.getByText('config: key=••••').waitFor();
+    await expect(dialog.innerText()).resolves.not.toContain(LICENCE_KEY);
+    await dialog.getByText("The last 200 lines of mn-1's node. Its key is shown as ••••.").waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.unroute('**/functions/v1/node-logs');
+
+    // The server's own refusal, then a failure without one.
+    await page.route('**/functions/v1/node-logs', answerJson(502, { error: "The node's logs could not be read. Please try again in a minute." }));
+    await dialog.getByRole('button', { name: 'Refresh' }).click();
+    await dialog.getByRole('alert').getByText("The node's logs could not be read. Please try again in a minute.").waitFor();
+    await page.unroute('**/functions/v1/node-logs');
+    await page.route('**/functions/v1/node-logs', (r) => r.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream down' }));
+    await dialog.getByRole('button', { name: 'Refresh' }).click();
+    await dialog.getByRole('alert').getByText('The logs could not be loaded. Please try again.').waitFor();
+    await page.unroute('**/functions/v1/node-logs');
+    await page.keyboard.press('Escape');
+
+    // Stopped on purpose: the node prints nothing.
+    await deps.provisioner.stop(id);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await header.getByText('Stopped', { exact: true }).waitFor();
+    await events.getByText('Node stopped').waitFor();
+    await page.getByRole('button', { name: 'Logs of mn-1' }).click();
+    await dialog.getByText('No log lines yet').waitFor();
+    // The failed reads above are the browser's own console errors for the routed 502 and 500.
+    expect(errors.filter((e) => !/status of 50[02]/.test(e))).toEqual([]);
+  });
+
+  it('says so for a plan without a threshold and a service with no events, and when the page cannot be read', async () => {
+    const user = await createTestUser(app.server);
+    // Written straight to the database as active: no events, never sampled.
+    const { rows } = await app.server.deps.db.query<{ id: string }>(
+      `insert into private.services (user_id, name, api_key_encrypted, product_id, state, renews_at)
+       values ($1, 'quiet-1', private.encrypt_api_key($2), $3, 'active', now() + interval '30 days') returning id`,
+      [user.id, GALA_KEY, TOWN_STAR],
+    );
+    const id = rows[0]!.id;
+    const { page, context } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    const release = await holdRequests(page, '**/rest/v1/service_uptime*');
+    await page.goto(`${app.url}/dashboard/services/${id}`);
+    await expectText(page, 'Loading service...');
+    release();
+    await expect.poll(() => page.getByRole('group', { name: 'Uptime today' }).innerText()).toContain('This plan has no reward threshold');
+    await page.getByRole('region', { name: 'Recent events' }).getByText('No events yet').waitFor();
+    await page.getByRole('region', { name: 'quiet-1' }).getByText('never seen').waitFor();
+    await expect(page.getByRole('img', { name: `${day(0)}: no data`, exact: true }).count()).resolves.toBe(1);
+    await expect(page.getByTestId('threshold-line').count()).resolves.toBe(0);
+    await expect(page.getByText('The dashed line is the reward threshold', { exact: false }).count()).resolves.toBe(0);
+
+    // The held route above would answer first: it goes, and the reads fail.
+    await page.unroute('**/rest/v1/service_uptime*');
+    await context.route((u) => u.pathname === '/rest/v1/service_uptime', serverError);
+    await page.reload();
+    await expectText(page, 'Failed to load the service.', 20_000);
+  });
+
+  it("answers another user's service, or no service at all, as not found, with a way back", async () => {
+    const owner = await createTestUser(app.server, { credits: 10 });
+    const theirs = await liveService(owner, 'not-yours', GALA_KEY, TOWN_STAR);
+    const user = await createTestUser(app.server);
+    const { page } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    for (const id of [theirs, 'not-a-service']) {
+      await page.goto(`${app.url}/dashboard/services/${id}`);
+      await expectText(page, 'There is no such service among yours. It may have been deleted.');
+      await page.getByRole('heading', { name: 'Service not found' }).waitFor();
+      await expect(page.getByText('not-yours').count()).resolves.toBe(0);
+    }
+    await page.getByRole('link', { name: 'Back to Services' }).click();
+    await page.waitForURL(`${app.url}/dashboard/services`);
+    await expectText(page, 'No services yet');
+  });
+});

@@ -1,0 +1,19 @@
+import type { FleetState } from '@shared/node-health';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import { FLEET_POLL_MS } from './get-fleet';
+
+/** How many services are in each fleet state; states with none are absent. */
+export async function getFleetCounts(): Promise<Partial<Record<FleetState, number>>> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('admin_fleet_counts');
+  if (error) throw error;
+  return Object.fromEntries((data as { state: FleetState; count: number }[]).map((r) => [r.state, Number(r.count)]));
+}
+
+export const fleetCountsQueryOptions = () =>
+  queryOptions({ queryKey: ['admin', 'fleet', 'counts'], queryFn: getFleetCounts, staleTime: 0, refetchInterval: FLEET_POLL_MS });
+
+export function useFleetCounts() {
+  return useQuery(fleetCountsQueryOptions());
+}

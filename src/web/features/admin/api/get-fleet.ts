@@ -1,0 +1,54 @@
+import type { FleetSort, FleetState } from '@shared/node-health';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+export type FleetRow = {
+  service_id: string;
+  name: string;
+  user_id: string;
+  email: string;
+  product: string | null;
+  created_at: string;
+  state: FleetState;
+  service_state: string;
+  host: string | null;
+  last_seen_at: string | null;
+  reason: string | null;
+  provisioning_error: string | null;
+  restarts_24h: number;
+  total_count: number;
+};
+
+export type FleetQuery = { state: FleetState | null; sort: FleetSort; descending: boolean; limit: number; offset: number };
+export type FleetPage = { rows: FleetRow[]; total: number };
+
+/** Watched nodes are read again this often; services the worker is moving (installing, deleting) more often. */
+export const FLEET_POLL_MS = 30_000;
+const BUSY_POLL_MS = 3000;
+
+/** One page of every user's services, filtered and sorted on the server (admins only, admin_fleet). */
+export async function getFleet(q: FleetQuery): Promise<FleetPage> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('admin_fleet', {
+    p_state: q.state,
+    p_sort: q.sort,
+    p_descending: q.descending,
+    p_limit: q.limit,
+    p_offset: q.offset,
+  });
+  if (error) throw error;
+  const rows = data as FleetRow[];
+  return { rows, total: Number(rows[0]?.total_count ?? 0) };
+}
+
+export const fleetQueryOptions = (q: FleetQuery) =>
+  queryOptions({
+    queryKey: ['admin', 'fleet', 'page', q],
+    queryFn: () => getFleet(q),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.rows.some((r) => r.state === 'installing' || r.state === 'deleting') ? BUSY_POLL_MS : FLEET_POLL_MS),
+  });
+
+export function useFleet(q: FleetQuery) {
+  return useQuery({ ...fleetQueryOptions(q), placeholderData: keepPreviousData });
+}

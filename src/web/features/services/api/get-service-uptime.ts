@@ -1,0 +1,36 @@
+import { UPTIME_DAYS_SHOWN } from '@shared/node-health';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import { NODE_POLL_MS } from './get-service';
+
+/** One UTC day of a node's uptime (public.service_uptime). */
+export type UptimeDay = {
+  day: string;
+  seconds_online: number;
+  seconds_observed: number;
+  threshold_seconds: number | null;
+  meets_threshold: boolean | null;
+};
+
+/** The UTC day `daysAgo` days before `now`, as YYYY-MM-DD. */
+export const utcDay = (now: number, daysAgo = 0) => new Date(now - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+/** The last UPTIME_DAYS_SHOWN UTC days, today included; days without a row are simply absent. */
+export async function getServiceUptime(serviceId: string): Promise<UptimeDay[]> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('service_uptime')
+    .select('day, seconds_online, seconds_observed, threshold_seconds, meets_threshold')
+    .eq('service_id', serviceId)
+    .gte('day', utcDay(Date.now(), UPTIME_DAYS_SHOWN - 1))
+    .order('day', { ascending: true });
+  if (error) throw error;
+  return data as UptimeDay[];
+}
+
+export const serviceUptimeQueryOptions = (serviceId: string) =>
+  queryOptions({ queryKey: ['services', serviceId, 'uptime'], queryFn: () => getServiceUptime(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+
+export function useServiceUptime(serviceId: string) {
+  return useQuery(serviceUptimeQueryOptions(serviceId));
+}

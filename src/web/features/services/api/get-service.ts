@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import type { Product, Service } from './types';
+
+/** The service page's node data is read again this often while the page is open (never on focus: the client's default). */
+export const NODE_POLL_MS = 30_000;
+
+export type ServiceWithPlan = { service: Service; product: Pick<Product, 'name' | 'uptime_threshold_seconds'> | null };
+
+/**
+ * One of the caller's services and its plan, or null: another user's service is as absent as
+ * one that never existed (the services view shows each owner only theirs).
+ */
+export async function getService(serviceId: string): Promise<ServiceWithPlan | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.from('services').select('*').eq('id', serviceId).eq('is_deleted', false).maybeSingle();
+  if (error) throw error;
+  if (!data) return null;
+  const service = data as Service;
+  if (!service.product_id) return { service, product: null };
+  // Readable while the plan is on sale; for one that no longer is, the uptime rows still carry its threshold.
+  const plan = await supabase.from('products').select('name, uptime_threshold_seconds').eq('id', service.product_id).maybeSingle();
+  if (plan.error) throw plan.error;
+  return { service, product: plan.data as ServiceWithPlan['product'] };
+}
+
+export const serviceQueryOptions = (serviceId: string) =>
+  queryOptions({ queryKey: ['services', serviceId], queryFn: () => getService(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+
+export function useService(serviceId: string) {
+  return useQuery(serviceQueryOptions(serviceId));
+}

@@ -1,0 +1,134 @@
+import { durationText } from '@shared/node-health';
+import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useFormat } from '@/lib/format';
+import { useRestartCount } from '../api/get-restart-count';
+import { useService } from '../api/get-service';
+import { useServiceEvents } from '../api/get-service-events';
+import { useServiceUptime, utcDay } from '../api/get-service-uptime';
+import type { Service } from '../api/types';
+import { displayStatus, isServiceId } from '../service-status';
+import { NodeStatus } from './node-status';
+import { StatusBadge } from './status-badges';
+import { UptimeChart } from './uptime-chart';
+
+const backLink = (
+  <Link to={paths.dashboardServices} className="inline-flex items-center gap-1 text-sm text-primary hover:underline">
+    <ArrowLeft className="size-4" aria-hidden="true" /> Back to Services
+  </Link>
+);
+
+const notFound = (
+  <Card className="space-y-2 py-12 text-center">
+    <h2 className="text-lg font-semibold">Service not found</h2>
+    <p className="text-sm text-muted-foreground">There is no such service among yours. It may have been deleted.</p>
+    {backLink}
+  </Card>
+);
+
+/**
+ * One service's page: its node now, uptime today and over the last days against the plan's reward
+ * threshold, restarts, and its recent events. Everything is read again every NODE_POLL_MS while
+ * the page is open. `logs` renders the Logs button (another feature's, composed in by the route).
+ */
+export function ServiceDetails({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
+  return isServiceId(serviceId) ? <Details serviceId={serviceId} logs={logs} /> : notFound;
+}
+
+function Details({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
+  const f = useFormat();
+  const service = useService(serviceId);
+  const uptime = useServiceUptime(serviceId);
+  const restarts = useRestartCount(serviceId);
+  const events = useServiceEvents(serviceId);
+  const queries = [service, uptime, restarts, events];
+
+  if (queries.some((q) => q.isPending)) return <Spinner label="Loading service..." />;
+  // A failed poll keeps what was shown; only a first read that failed has nothing to show.
+  if (service.data === undefined || uptime.data === undefined || restarts.data === undefined || events.data === undefined)
+    return (
+      <p role="alert" className="py-8 text-center text-destructive">
+        Failed to load the service.
+      </p>
+    );
+  if (service.data === null) return notFound;
+
+  const { service: svc, product } = service.data;
+  const today = utcDay(uptime.dataUpdatedAt);
+  const todayRow = uptime.data.find((d) => d.day === today);
+  // The rows carry the threshold even for a plan no longer on sale (whose row the API does not show).
+  const threshold = uptime.data[0]?.threshold_seconds ?? product?.uptime_threshold_seconds ?? null;
+  const onlineToday = todayRow?.seconds_online ?? 0;
+
+  return (
+    <div className="space-y-6">
+      {backLink}
+      <Card role="region" aria-labelledby="service-heading" className="flex flex-col gap-4 md:flex-row md:items-start">
+        <div className="min-w-0 flex-1 space-y-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id="service-heading" className="truncate text-xl font-semibold">
+              {svc.name}
+            </h2>
+            <StatusBadge status={displayStatus(svc)} />
+            <NodeStatus service={svc} />
+          </div>
+          <p className="text-xs text-muted-foreground">
+            {product && `${product.name} · `}Created {f.date(svc.created_at)}
+          </p>
+        </div>
+        <div className="shrink-0">{logs(svc)}</div>
+      </Card>
+
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
+        <Card role="group" aria-label="Uptime today">
+          <h3 className="text-sm font-medium text-muted-foreground">Uptime today</h3>
+          <p className="mt-2 text-2xl font-bold">{durationText(onlineToday)} online</p>
+          <p className="mt-1 text-sm">
+            {threshold === null
+              ? 'This plan has no reward threshold'
+              : onlineToday >= threshold
+                ? 'Reward threshold met today'
+                : 'Reward threshold not met today'}
+          </p>
+        </Card>
+        <Card role="group" aria-label="Restarts">
+          <h3 className="text-sm font-medium text-muted-foreground">Restarts</h3>
+          <p className="mt-2 text-sm">
+            Restarts in the last 24 hours: <span className="text-2xl font-bold">{restarts.data}</span>
+          </p>
+        </Card>
+      </div>
+
+      <Card role="region" aria-labelledby="uptime-heading">
+        <h3 id="uptime-heading" className="mb-4 text-lg font-semibold">
+          Uptime
+        </h3>
+        <UptimeChart days={uptime.data} threshold={threshold} asOf={uptime.dataUpdatedAt} />
+      </Card>
+
+      <Card role="region" aria-labelledby="events-heading">
+        <h3 id="events-heading" className="text-lg font-semibold">
+          Recent events
+        </h3>
+        {events.data.length === 0 ? (
+          <p className="mt-2 text-sm text-muted-foreground">No events yet</p>
+        ) : (
+          <ol className="mt-4 space-y-2 border-l border-border pl-4 text-sm">
+            {events.data.map((e) => (
+              <li key={e.id}>
+                <time dateTime={e.created_at} className="mr-2 text-muted-foreground">
+                  {f.dateTime(e.created_at)}
+                </time>
+                {e.text}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </div>
+  );
+}
