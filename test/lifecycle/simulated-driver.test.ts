@@ -46,7 +46,7 @@ it('takes the configured time to install, once, and never stores the key', async
 it('crashes running nodes as SIMULATED_NODE_FAULTS says, and none without it', async () => {
   const calm = createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 });
   const faulty = createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0, faultPercent: 100 });
-  const ids = [randomUUID(), randomUUID()];
+  const ids: string[] = [randomUUID(), randomUUID()];
   for (const id of ids) await calm.install(spec(id));
   const ours = async (driver: typeof calm) => (await driver.observe()).filter((o) => ids.includes(o.serviceId));
   expect((await ours(calm)).map((o) => o.state)).toEqual(['online', 'online']);
