@@ -5,9 +5,23 @@ export type TabItem = { value: string; label: string; content: ReactNode };
 /**
  * Tabs in the WAI-ARIA pattern: arrow keys, Home and End move between tabs, one tab stop, each
  * panel labelled by its tab. Our own rather than Radix's: nothing more is needed, and Radix's
- * costs 9 KB on the home page. `fill` stretches the tabs over the full width.
+ * costs 9 KB on the home page. `fill` stretches the tabs over the full width. `lazy` renders a
+ * panel's content only while its tab is chosen (a panel that reads and polls data reads nothing
+ * unseen); otherwise every panel is in the page, as the prerendered home page needs.
  */
-export function Tabs({ tabs, defaultValue, label, fill = false }: { tabs: readonly TabItem[]; defaultValue: string; label?: string; fill?: boolean }) {
+export function Tabs({
+  tabs,
+  defaultValue,
+  label,
+  fill = false,
+  lazy = false,
+}: {
+  tabs: readonly TabItem[];
+  defaultValue: string;
+  label?: string;
+  fill?: boolean;
+  lazy?: boolean;
+}) {
   const [active, setActive] = useState(defaultValue);
   const id = useId();
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
@@ -55,7 +69,7 @@ export function Tabs({ tabs, defaultValue, label, fill = false }: { tabs: readon
           tabIndex={0}
           className="mt-6 focus-visible:outline-none"
         >
-          {t.content}
+          {(!lazy || t.value === active) && t.content}
         </div>
       ))}
     </div>

@@ -35,6 +35,7 @@ export default function AdminPage() {
       ) : (
         <AppShell user={user} title="Admin Dashboard">
           <Tabs
+            lazy
             defaultValue="users"
             tabs={[
               { value: 'users', label: 'User Management', content: <UserManagement /> },

@@ -90,7 +90,7 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
           <p className="mt-1 text-sm">
             {threshold === null
               ? 'This plan has no reward threshold'
-              : onlineToday >= threshold
+              : todayRow?.meets_threshold
                 ? 'Reward threshold met today'
                 : 'Reward threshold not met today'}
           </p>
