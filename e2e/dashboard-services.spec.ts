@@ -258,7 +258,18 @@ describe('services journey', () => {
     await expect(page.getByRole('button', { name: 'Grid view' }).getAttribute('aria-pressed')).resolves.toBe('true');
 
     await page.getByRole('button', { name: 'What do these statuses mean?' }).click();
-    await page.getByRole('dialog', { name: 'Service statuses' }).getByText(/up to 10 minutes/).waitFor();
+    const guide = page.getByRole('dialog', { name: 'Service statuses' });
+    await guide.getByText(/up to 10 minutes/).waitFor();
+    // What the node badge of an active service says (issue 16).
+    for (const meaning of [
+      'The node is running. We check it around the clock.',
+      'The node stopped and is being started again, automatically.',
+      'The node is not running and is not starting. We are on it, and e-mail you if it stays down.',
+      'The node is stopped because the service expired.',
+      'We have not heard from the node in the last few minutes.',
+    ]) {
+      await guide.getByText(meaning).waitFor();
+    }
     await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
   });

@@ -1,9 +1,20 @@
 import { INSTALL_MINUTES } from '@shared/constants';
+import type { NodeState } from '@shared/node-health';
 import { HelpCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { NodeStateBadge } from '@/components/ui/node-state-badge';
 import { PAID_FROM_FIRST_RUN } from '../service-status';
 import { StatusBadge } from './status-badges';
+
+/** What the badge beside an active or expired service's status says of its node (the monitor's). */
+const NODE_STATES: [NodeState, string][] = [
+  ['online', 'The node is running. We check it around the clock.'],
+  ['restarting', 'The node stopped and is being started again, automatically.'],
+  ['offline', 'The node is not running and is not starting. We are on it, and e-mail you if it stays down.'],
+  ['stopped', 'The node is stopped because the service expired.'],
+  ['unknown', 'We have not heard from the node in the last few minutes.'],
+];
 
 export function StatusGuideDialog() {
   return (
@@ -39,6 +50,17 @@ export function StatusGuideDialog() {
           <dt><StatusBadge status="deleting" /></dt>
           <dd className="mt-1 text-muted-foreground">The node is being stopped and moved to trash. This takes a few minutes.</dd>
         </div>
+      </dl>
+      <h3 className="mt-6 text-sm font-semibold">The node</h3>
+      <dl className="mt-2 space-y-4 text-sm">
+        {NODE_STATES.map(([state, meaning]) => (
+          <div key={state}>
+            <dt>
+              <NodeStateBadge state={state} />
+            </dt>
+            <dd className="mt-1 text-muted-foreground">{meaning}</dd>
+          </div>
+        ))}
       </dl>
     </Dialog>
   );
