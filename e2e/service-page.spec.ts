@@ -156,7 +156,8 @@ describe('service page', () => {
     await page.clock.fastForward(31_000);
     await header.getByText('Online', { exact: true }).waitFor();
 
-    // Logs: the banner prints the key, the page never shows it.
+    // Logs: the banner prints the key, the page never shows it. Running for 90 minutes: more lines than the box shows.
+    await app.server.deps.db.query(`update nodeharbor.simulated_nodes set started_at = now() - interval '90 minutes' where service_id = $1`, [id]);
     const release = await holdRequests(page, '**/functions/v1/node-logs');
     await page.getByRole('button', { name: 'Logs of mn-1' }).click();
     const dialog = page.getByRole('dialog', { name: 'Logs' });
@@ -164,6 +165,8 @@ describe('service page', () => {
     release();
     const lines = dialog.getByLabel('Log lines');
     await lines.getByText('config: key=••••').waitFor();
+    // Opened at the newest line.
+    expect(await lines.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 2)).toBe(true);
     await expect(dialog.innerText()).resolves.not.toContain(LICENCE_KEY);
     await dialog.getByText("The last 200 lines of mn-1's node. Its key is shown as ••••.").waitFor();
     expect(await violations(page)).toEqual([]);

@@ -42,8 +42,15 @@ export function NodeLogsDialog({ serviceId, name }: { serviceId: string; name: s
         ) : logs.data.length === 0 ? (
           <p className="py-8 text-center text-sm text-muted-foreground">No log lines yet</p>
         ) : (
-          // Focusable, so that a keyboard can scroll it.
-          <pre tabIndex={0} aria-label="Log lines" className="max-h-96 overflow-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed">
+          // Focusable, so that a keyboard can scroll it; opened at its end, the newest lines, as a log is read.
+          <pre
+            ref={(el) => {
+              if (el) el.scrollTop = el.scrollHeight;
+            }}
+            tabIndex={0}
+            aria-label="Log lines"
+            className="max-h-96 overflow-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed"
+          >
             {logs.data.join('\n')}
           </pre>
         )}
