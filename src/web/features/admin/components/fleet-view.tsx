@@ -4,6 +4,7 @@ import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Pagination } from '@/components/ui/pagination';
 import { NativeSelect } from '@/components/ui/input';
 import { NodeStateBadge, seenAgo } from '@/components/ui/node-state-badge';
 import { QueryState } from '@/components/ui/query-state';
@@ -137,19 +138,7 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
           )
         }
       </QueryState>
-      {pages > 1 && (
-        <nav aria-label="Pagination" className="flex items-center justify-between text-sm">
-          <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <Button variant="outline" size="sm" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      <Pagination page={page} pages={pages} onPage={setPage} />
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { Search } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Pagination } from '@/components/ui/pagination';
 import { Input } from '@/components/ui/input';
 import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
@@ -74,19 +75,7 @@ export function UserManagement() {
           )
         }
       </QueryState>
-      {pages > 1 && (
-        <nav aria-label="Pagination" className="mt-4 flex items-center justify-between text-sm">
-          <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <Button variant="outline" size="sm" disabled={page + 1 >= pages} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      <Pagination page={page} pages={pages} onPage={setPage} className="mt-4" />
     </Card>
   );
 }
