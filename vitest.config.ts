@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Web code reaches src/shared as the app's build does (vite.config.ts).
+  resolve: { alias: { '@shared': new URL('./src/shared', import.meta.url).pathname } },
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
     // Whole-process runs (fresh clone, SIGKILL) and the Docker Engine's: npm test runs them as their own steps.

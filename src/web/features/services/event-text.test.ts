@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { serviceEventText } from './event-text';
+
+// The dashboard's formatters for en-US in UTC, as far as event texts use them (unit tests have no '@/' alias).
+const f = {
+  date: (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso)),
+  money: (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n),
+};
+const text = (event: string, detail: Parameters<typeof serviceEventText>[1] = null) => serviceEventText(event, detail, f);
+
+describe('serviceEventText', () => {
+  it.each([
+    ['install_requested', { reused: false, charged: 10 }, 'Installation started'],
+    ['install_requested', { reused: true }, 'Installation started (a purchased service reused)'],
+    ['installed', null, 'Node installed'],
+    ['install_failed', { reason: 'image pull failed' }, 'Installation failed: image pull failed'],
+    ['retry_requested', { by: 'owner' }, 'Retry requested'],
+    ['retry_requested', { by: 'admin' }, 'Retry requested by an administrator'],
+    ['renewed', { charged: 10, renews_at: '2026-12-24T10:00:00Z' }, 'Renewed until Dec 24, 2026, $10.00 charged'],
+    ['renewed', { charged: 0, renews_at: '2026-12-24T10:00:00Z' }, 'Renewed until Dec 24, 2026'],
+    ['extended', { months: 1, renews_at: '2026-12-24T10:00:00Z' }, 'Extended by 1 month'],
+    ['extended', { months: 3 }, 'Extended by 3 months'],
+    ['extended', null, 'Extended'],
+    ['expired', { reason: 'balance too low' }, 'Expired: the balance was too low to renew'],
+    ['expired', { reason: 'no renewing plan' }, 'Expired: the plan no longer renews'],
+    ['expired', { reason: 'suspended by support' }, 'Expired: suspended by support'],
+    ['start_requested', null, 'Start requested'],
+    ['started', null, 'Started'],
+    ['start_failed', { error: 'engine down' }, 'Starting the node failed'],
+    ['stopped', null, 'Stopped'],
+    ['stop_failed', { error: 'engine down' }, 'Stopping the node failed'],
+    ['delete_requested', null, 'Deletion requested'],
+    ['delete_requested', { reason: 'account_deleted' }, 'Deletion requested: the account was closed'],
+    ['delete_failed', { error: 'engine down' }, 'Deleting the node failed'],
+    ['deleted', null, 'Deleted'],
+    ['node_recreated', null, 'Node recreated'],
+    ['replicas_corrected', { replicas: 1 }, 'Node started again, as it should be'],
+    ['replicas_corrected', { replicas: 0 }, 'Node stopped, as it should be'],
+    ['orphan_removed', null, 'Leftover node removed'],
+    ['logs_read', { by: 'admin' }, 'Logs read by an administrator'],
+    ['node_online', { from: 'offline' }, 'Node back online'],
+    ['node_online', null, 'Node online'],
+    ['node_offline', { reason: 'host down' }, 'Node offline: host down'],
+    ['node_restarting', { exit_code: 1 }, 'Node restarting (exit code 1)'],
+    ['node_restarted', { exit_code: 137 }, 'Node restarted (exit code 137)'],
+    ['node_stopped', null, 'Node stopped'],
+  ] as const)('%s %j: %s', (event, detail, expected) => {
+    expect(text(event, detail)).toBe(expected);
+  });
+
+  it('tells an event it does not know by its name', () => {
+    expect(text('backup_taken', { reason: 'x' })).toBe('Backup taken');
+    expect(text('___')).toBe('Event');
+  });
+});

@@ -1,0 +1,82 @@
+import { nodeEventText, type NodeEventDetail } from '@shared/node-health';
+import type { Formatters } from '@/lib/format';
+
+/** What the server may put in an event's detail (private.record_service_event, the worker's recordEvent). */
+export type ServiceEventDetail = NodeEventDetail & {
+  reused?: boolean;
+  charged?: number;
+  renews_at?: string;
+  months?: number;
+  by?: string;
+  replicas?: number;
+  error?: string;
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The server's reasons for an expiry and a deletion, in the owner's words; another reason is shown as written. */
+const REASONS: Record<string, string> = {
+  'balance too low': 'the balance was too low to renew',
+  'no renewing plan': 'the plan no longer renews',
+  account_deleted: 'the account was closed',
+};
+const reason = (r: string | null | undefined) => (r ? `: ${REASONS[r] ?? r}` : '');
+
+/**
+ * Every event the server writes to service_events, as the service's owner reads it: the lifecycle
+ * steps of the SQL functions, the worker's steps and corrections, and the monitor's node events.
+ */
+export function serviceEventText(event: string, detail: ServiceEventDetail | null | undefined, f: Pick<Formatters, 'date' | 'money'>): string {
+  const d = detail ?? {};
+  switch (event) {
+    case 'install_requested':
+      return d.reused ? 'Installation started (a purchased service reused)' : 'Installation started';
+    case 'installed':
+      return 'Node installed';
+    case 'install_failed':
+      return `Installation failed${reason(d.reason)}`;
+    case 'retry_requested':
+      return d.by === 'admin' ? 'Retry requested by an administrator' : 'Retry requested';
+    case 'renewed': {
+      const until = d.renews_at ? ` until ${f.date(d.renews_at)}` : '';
+      return `Renewed${until}${typeof d.charged === 'number' && d.charged > 0 ? `, ${f.money(d.charged)} charged` : ''}`;
+    }
+    case 'extended':
+      return typeof d.months === 'number' ? `Extended by ${plural(d.months, 'month', 'months')}` : 'Extended';
+    case 'expired':
+      return `Expired${reason(d.reason)}`;
+    case 'start_requested':
+      return 'Start requested';
+    case 'started':
+      return 'Started';
+    case 'start_failed':
+      return 'Starting the node failed';
+    case 'stopped':
+      return 'Stopped';
+    case 'stop_failed':
+      return 'Stopping the node failed';
+    case 'delete_requested':
+      return `Deletion requested${reason(d.reason)}`;
+    case 'delete_failed':
+      return 'Deleting the node failed';
+    case 'deleted':
+      return 'Deleted';
+    case 'node_recreated':
+      return 'Node recreated';
+    case 'replicas_corrected':
+      return d.replicas === 0 ? 'Node stopped, as it should be' : 'Node started again, as it should be';
+    case 'orphan_removed':
+      return 'Leftover node removed';
+    case 'logs_read':
+      return 'Logs read by an administrator';
+    default:
+      // An event newer than this list is still told, by its name.
+      return nodeEventText(event, d) ?? humanize(event);
+  }
+}
+
+/** "some_new_event" → "Some new event". */
+function humanize(event: string): string {
+  const words = event.replace(/[_-]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Event';
+}
