@@ -57,12 +57,15 @@ export function Seo(props: SeoProps) {
   const collect = useContext(HeadContext);
   const html = headTags(props);
   collect?.(html);
+  const title = fullTitle(props.title);
   useEffect(() => {
+    // The browser shows the first <title>: a page served from the app shell (200.html) has the shell's own, without data-seo.
+    document.title = title;
     const current = [...document.head.querySelectorAll('[data-seo]')];
     if (current.map((e) => e.outerHTML).join('') === html.replace(/\n\s*/g, '')) return;
     for (const e of current) e.remove();
     document.head.insertAdjacentHTML('beforeend', html);
-  }, [html]);
+  }, [html, title]);
   return null;
 }
 
