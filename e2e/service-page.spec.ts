@@ -115,11 +115,11 @@ describe('service page', () => {
     await chart.getByText('Today').waitFor();
 
     // The timeline so far, newest first.
-    const events = page.getByRole('region', { name: 'Recent events' });
+    const events = page.getByRole('region', { name: 'Event history' });
     await expect.poll(() => events.getByRole('listitem').allInnerTexts()).toEqual([
       expect.stringMatching(/Node online$/),
       expect.stringMatching(/Node installed$/),
-      expect.stringMatching(/Installation requested$/),
+      expect.stringMatching(/Installation started$/),
     ]);
     await expect(page.getByRole('group', { name: 'Restarts' }).innerText()).resolves.toMatch(/Restarts in the last 24 hours: 0$/);
     expect(await violations(page)).toEqual([]);
@@ -211,7 +211,7 @@ describe('service page', () => {
     await expectText(page, 'Loading service...');
     release();
     await expect.poll(() => page.getByRole('group', { name: 'Uptime today' }).innerText()).toContain('This plan has no reward threshold');
-    await page.getByRole('region', { name: 'Recent events' }).getByText('No events yet').waitFor();
+    await page.getByRole('region', { name: 'Event history' }).getByText('No events yet').waitFor();
     await page.getByRole('region', { name: 'quiet-1' }).getByText('never seen').waitFor();
     await expect(page.getByRole('img', { name: `${day(0)}: no data`, exact: true }).count()).resolves.toBe(1);
     await expect(page.getByTestId('threshold-line').count()).resolves.toBe(0);

@@ -21,6 +21,8 @@ export function useExtendService() {
     mutationFn: extendService,
     onSuccess: (extended) => {
       queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === extended.id ? { ...s, ...extended } : s)));
+      // The service's page: its renewal and its history (the new event).
+      void queryClient.invalidateQueries({ queryKey: ['services', extended.id] });
       void queryClient.invalidateQueries({ queryKey: ['billing'] });
     },
   });

@@ -5,7 +5,7 @@ import type { Product, Service } from './types';
 /** The service page's node data is read again this often while the page is open (never on focus: the client's default). */
 export const NODE_POLL_MS = 30_000;
 
-export type ServiceWithPlan = { service: Service; product: Pick<Product, 'name' | 'uptime_threshold_seconds'> | null };
+export type ServiceWithPlan = { service: Service; product: Product | null };
 
 /**
  * One of the caller's services and its plan, or null: another user's service is as absent as
@@ -19,9 +19,9 @@ export async function getService(serviceId: string): Promise<ServiceWithPlan | n
   const service = data as Service;
   if (!service.product_id) return { service, product: null };
   // Readable while the plan is on sale; for one that no longer is, the uptime rows still carry its threshold.
-  const plan = await supabase.from('products').select('name, uptime_threshold_seconds').eq('id', service.product_id).maybeSingle();
+  const plan = await supabase.from('products').select('*').eq('id', service.product_id).maybeSingle();
   if (plan.error) throw plan.error;
-  return { service, product: plan.data as ServiceWithPlan['product'] };
+  return { service, product: plan.data as Product | null };
 }
 
 export const serviceQueryOptions = (serviceId: string) =>

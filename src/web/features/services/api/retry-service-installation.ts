@@ -17,6 +17,8 @@ export function useRetryServiceInstallation() {
     // Installing again: the new data restarts the list's polling until the node runs or fails.
     onSuccess: (retried) => {
       queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === retried.id ? { ...s, ...retried } : s)));
+      // The service's page: its state and its history (the retry).
+      void queryClient.invalidateQueries({ queryKey: ['services', retried.id] });
     },
     // Refused (retried elsewhere meanwhile) or lost: the list shows what the server has now.
     onError: () => void queryClient.invalidateQueries({ queryKey: ['services'] }),

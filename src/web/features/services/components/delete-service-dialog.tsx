@@ -8,7 +8,8 @@ import { useDeleteService } from '../api/delete-service';
 import { notifyServiceEvent } from '../api/notify-service-event';
 import type { Service } from '../api/types';
 
-export function DeleteServiceDialog({ service, userEmail, blocked }: { service: Service; userEmail: string; blocked: string | null }) {
+/** `onDeleted` runs once the server has taken the deletion (the service page leaves for the list). */
+export function DeleteServiceDialog({ service, userEmail, blocked, onDeleted }: { service: Service; userEmail: string; blocked: string | null; onDeleted?: () => void }) {
   const [open, setOpen] = useState(false);
   const [understood, setUnderstood] = useState(false);
   const remove = useDeleteService();
@@ -25,6 +26,7 @@ export function DeleteServiceDialog({ service, userEmail, blocked }: { service: 
       toast.success('Service Deleted', 'The service has been moved to trash.');
       void notifyServiceEvent(deleted, userEmail, 'service_deleted');
       onOpenChange(false);
+      onDeleted?.();
     } catch {
       toast.error('Failed to delete service');
     }

@@ -1,19 +1,26 @@
 import { durationText } from '@shared/node-health';
+import { parseProperties } from '@shared/validation';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
+import { Seo } from '@/lib/seo';
 import { useRestartCount } from '../api/get-restart-count';
 import { useService } from '../api/get-service';
 import { useServiceEvents } from '../api/get-service-events';
 import { useServiceUptime, utcDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
-import { displayStatus, isServiceId } from '../service-status';
+import { serviceEventText } from '../event-text';
+import { blockedReason, displayStatus, isServiceId } from '../service-status';
+import { DeleteServiceDialog } from './delete-service-dialog';
+import { ExtendServiceDialog } from './extend-service-dialog';
+import { MaskedKey } from './masked-key';
 import { NodeStatus } from './node-status';
-import { StatusBadge } from './status-badges';
+import { RetryInstallButton } from './retry-install-button';
+import { RenewalBadge, StatusBadge } from './status-badges';
 import { UptimeChart } from './uptime-chart';
 
 const backLink = (
@@ -22,42 +29,61 @@ const backLink = (
   </Link>
 );
 
-const notFound = (
+/** The browser tab names the service, or says what the page shows instead. */
+const title = (serviceId: string, name: string) => <Seo title={name} description="One of your NodeHarbor services." path={paths.dashboardService(serviceId)} noindex />;
+
+const notFound = (serviceId: string) => (
   <Card className="space-y-2 py-12 text-center">
+    {title(serviceId, 'Service not found')}
     <h2 className="text-lg font-semibold">Service not found</h2>
     <p className="text-sm text-muted-foreground">There is no such service among yours. It may have been deleted.</p>
     {backLink}
   </Card>
 );
 
+type Props = { serviceId: string; userEmail: string; logs: (service: Service) => ReactNode };
+
 /**
- * One service's page: its node now, uptime today and over the last days against the plan's reward
- * threshold, restarts, and its recent events. Everything is read again every NODE_POLL_MS while
- * the page is open. `logs` renders the Logs button (another feature's, composed in by the route).
+ * One service's page: what the card shows (plan, status, renewal, key, Extend and Delete), its node
+ * now, uptime today and over the last days against the plan's reward threshold, restarts, and its
+ * event history. Everything is read again every NODE_POLL_MS while the page is open. `logs` renders
+ * the Logs button (another feature's, composed in by the route).
  */
-export function ServiceDetails({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
-  return isServiceId(serviceId) ? <Details serviceId={serviceId} logs={logs} /> : notFound;
+export function ServiceDetails(props: Props) {
+  return isServiceId(props.serviceId) ? <Details {...props} /> : notFound(props.serviceId);
 }
 
-function Details({ serviceId, logs }: { serviceId: string; logs: (service: Service) => ReactNode }) {
+function Details({ serviceId, userEmail, logs }: Props) {
   const f = useFormat();
+  const navigate = useNavigate();
   const service = useService(serviceId);
   const uptime = useServiceUptime(serviceId);
   const restarts = useRestartCount(serviceId);
   const events = useServiceEvents(serviceId);
   const queries = [service, uptime, restarts, events];
 
-  if (queries.some((q) => q.isPending)) return <Spinner label="Loading service..." />;
+  if (queries.some((q) => q.isPending))
+    return (
+      <>
+        {title(serviceId, 'Services')}
+        <Spinner label="Loading service..." />
+      </>
+    );
   // A failed poll keeps what was shown; only a first read that failed has nothing to show.
   if (service.data === undefined || uptime.data === undefined || restarts.data === undefined || events.data === undefined)
     return (
-      <p role="alert" className="py-8 text-center text-destructive">
-        Failed to load the service.
-      </p>
+      <>
+        {title(serviceId, 'Services')}
+        <p role="alert" className="py-8 text-center text-destructive">
+          Failed to load the service.
+        </p>
+      </>
     );
-  if (service.data === null) return notFound;
+  if (service.data === null) return notFound(serviceId);
 
   const { service: svc, product } = service.data;
+  const status = displayStatus(svc);
+  const keyLabel = parseProperties(product?.properties)?.data_name || 'API Key';
   const today = utcDay(uptime.dataUpdatedAt);
   const todayRow = uptime.data.find((d) => d.day === today);
   // The rows carry the threshold even for a plan no longer on sale (whose row the API does not show).
@@ -66,6 +92,7 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
 
   return (
     <div className="space-y-6">
+      {title(serviceId, svc.name)}
       {backLink}
       <Card role="region" aria-labelledby="service-heading" className="flex flex-col gap-4 md:flex-row md:items-start">
         <div className="min-w-0 flex-1 space-y-2">
@@ -73,14 +100,29 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
             <h2 id="service-heading" className="truncate text-xl font-semibold">
               {svc.name}
             </h2>
-            <StatusBadge status={displayStatus(svc)} />
+            <StatusBadge status={status} />
             <NodeStatus service={svc} />
+            <RenewalBadge renewsAt={svc.renews_at} />
           </div>
           <p className="text-xs text-muted-foreground">
-            {product && `${product.name} · `}Created {f.date(svc.created_at)}
+            {product?.name ?? 'Custom Service'} · Created {f.date(svc.created_at)}
+            {svc.renews_at && !Number.isNaN(Date.parse(svc.renews_at)) && <> · Paid until {f.date(svc.renews_at)}</>}
           </p>
+          {svc.description && <p className="text-sm">{svc.description}</p>}
+          {status === 'failed' && svc.provisioning_error && (
+            <p className="break-words rounded-md border border-destructive/40 p-2 text-sm">
+              <span className="font-medium text-destructive">Reason:</span> {svc.provisioning_error}
+            </p>
+          )}
+          <MaskedKey value={svc.api_key} label={keyLabel} />
         </div>
-        <div className="shrink-0">{logs(svc)}</div>
+        {/* Wraps: the service's actions are a growing row (Logs, Retry, Extend, Delete, and more to come). */}
+        <div className="flex shrink-0 flex-wrap gap-2 md:max-w-xs md:justify-end">
+          {logs(svc)}
+          {status === 'failed' && <RetryInstallButton service={svc} />}
+          {product && svc.renews_at && <ExtendServiceDialog service={svc} product={product} blocked={blockedReason(status, 'extend')} />}
+          <DeleteServiceDialog service={svc} userEmail={userEmail} blocked={blockedReason(status, 'delete')} onDeleted={() => navigate(paths.dashboardServices)} />
+        </div>
       </Card>
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
@@ -112,7 +154,7 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
 
       <Card role="region" aria-labelledby="events-heading">
         <h3 id="events-heading" className="text-lg font-semibold">
-          Recent events
+          Event history
         </h3>
         {events.data.length === 0 ? (
           <p className="mt-2 text-sm text-muted-foreground">No events yet</p>
@@ -123,7 +165,7 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
                 <time dateTime={e.created_at} className="mr-2 text-muted-foreground">
                   {f.dateTime(e.created_at)}
                 </time>
-                {e.text}
+                {serviceEventText(e.event, e.detail, f)}
               </li>
             ))}
           </ol>

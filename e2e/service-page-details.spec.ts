@@ -1,0 +1,136 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCredits } from '../src/server/domain/credits';
+import { createJobDeps } from '../src/server/jobs/app-worker';
+import type { JobDeps } from '../src/server/jobs/task';
+import { startService } from '../src/server/jobs/tasks/start-service';
+import { stopService } from '../src/server/jobs/tasks/stop-service';
+import { installNode } from '../src/server/provisioning/install-node';
+import { sweepNodes } from '../src/server/provisioning/node-monitor';
+import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { expectToast } from './helpers/page-tools';
+import { signIn, startApp, type TestApp } from './helpers/app';
+
+const DESKTOP = { width: 1366, height: 850 } as const;
+const PHONE = { width: 390, height: 844 } as const;
+
+let app: TestApp;
+let deps: JobDeps;
+beforeAll(async () => {
+  // The test does the worker's steps itself, each when it says, through the worker's own code.
+  app = await startApp({ RUN_WORKER: 'false' });
+  deps = await createJobDeps(app.server.deps);
+});
+afterAll(() => app?.stop());
+
+async function createService(user: TestUser, name: string): Promise<string> {
+  const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  if (error) throw error;
+  return (data as { id: string }).id;
+}
+
+/** The renewal the worker runs once the paid period is over (`ago`: how long over). */
+async function renewalDue(id: string, ago: string): Promise<string> {
+  await app.server.deps.db.query(`update private.services set renews_at = now() - $2::interval where id = $1`, [id, ago]);
+  const { rows } = await app.server.deps.db.query<{ outcome: string }>('select private.renew_service($1) as outcome', [id]);
+  return rows[0]!.outcome;
+}
+
+const history = (page: Page) => page.getByRole('region', { name: 'Event history' }).getByRole('listitem');
+// Each line is its time, then the event in words.
+const texts = (lines: string[]) => lines.map((l) => l.replace(/^.*\d{1,2}:\d{2}\s?(AM|PM)?\s*/, ''));
+
+describe('service page: the card and its history', () => {
+  it('shows plan, renewal and key, tells each event in words, and extends and deletes from the page', async () => {
+    const user = await createTestUser(app.server, { credits: 20 });
+    const id = await createService(user, 'town-p');
+    await installNode(deps, id);
+    await sweepNodes(deps);
+    // The first period is paid by the $10 left; the second finds no money and the service expires.
+    expect(await renewalDue(id, '1 minute')).toBe('renewed');
+    expect(await renewalDue(id, '2 days')).toBe('expired');
+    await stopService.run({ serviceId: id }, deps);
+
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await page.goto(`${app.url}/dashboard/services/${id}`);
+    const header = page.getByRole('region', { name: 'town-p' });
+    await header.getByText('Expired 2 days ago').waitFor();
+    await header.getByText(/^Town Star · Created .+ · Paid until /).waitFor();
+    await expect.poll(() => page.title()).toBe('town-p | NodeHarbor');
+
+    await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
+      'Stopped',
+      'Expired: the balance was too low to renew',
+      expect.stringMatching(/^Renewed until .+, \$10\.00 charged$/),
+      'Node online',
+      'Node installed',
+      'Installation started',
+    ]);
+
+    // The key as on the card: masked but its last 4 characters, shown on request, copied.
+    await expect(header.getByText(`${'•'.repeat(40)}AAA=`).count()).resolves.toBe(1);
+    await header.getByRole('button', { name: 'Show API Key' }).click();
+    await header.getByText(GALA_KEY).waitFor();
+    await header.getByRole('button', { name: 'Hide API Key' }).click();
+    await header.getByText(`${'•'.repeat(40)}AAA=`).waitFor();
+    await header.getByRole('button', { name: 'Copy API Key' }).click();
+    await expectToast(page, 'API key copied to clipboard');
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(GALA_KEY);
+
+    // Extended from the page with new funds: active again, the node started by the worker.
+    await addCredits(app.server.deps.db, user.id, 10, 'Test top-up');
+    await header.getByRole('button', { name: 'Extend town-p' }).click();
+    const extend = page.getByRole('dialog', { name: 'Extend town-p' });
+    await extend.getByLabel('Months').selectOption({ label: '1 month @ $10.00/month' });
+    await extend.getByRole('button', { name: 'Extend Service' }).click();
+    await expectToast(page, 'Service Extended', 'Service extended for 1 month(s)');
+    await header.getByText(/^Renews in 3[01] days$/).waitFor();
+    await header.getByText('Active', { exact: true }).waitFor();
+    await expect.poll(async () => texts(await history(page).allInnerTexts()).slice(0, 2)).toEqual(['Start requested', 'Extended by 1 month']);
+    await startService.run({ serviceId: id }, deps);
+    await page.reload();
+    await expect.poll(async () => texts(await history(page).allInnerTexts())[0]).toBe('Started');
+
+    // Deleted from the page: back to the list, with the spec's toast, the service going.
+    await header.getByRole('button', { name: 'Delete town-p' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete town-p?' });
+    await confirm.getByLabel('I understand this action cannot be undone').check();
+    await confirm.getByRole('button', { name: 'Delete Service' }).click();
+    await expectToast(page, 'Service Deleted', 'The service has been moved to trash.');
+    await page.waitForURL(`${app.url}/dashboard/services`);
+    await page.getByRole('article', { name: 'town-p' }).getByText('Deleting').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('on a phone: a failed installation with its reason, retried from the page, and a one-time service', async () => {
+    const user = await createTestUser(app.server, { credits: 10 });
+    const id = await createService(user, 'broken-p');
+    // The worker's verdict on a node that cannot run, through the function it calls.
+    await app.server.deps.db.query('select private.fail_service_installation($1, $2)', [id, 'No such image: nodeharbor/townstar-node:1']);
+
+    const { page, errors } = await app.newPage(PHONE);
+    await signIn(page, app.url, user.email, user.password);
+    await page.goto(`${app.url}/dashboard/services/${id}`);
+    const header = page.getByRole('region', { name: 'broken-p' });
+    await header.getByText('Installation failed', { exact: true }).waitFor();
+    await header.getByText('Reason: No such image: nodeharbor/townstar-node:1').waitFor();
+    await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
+      'Installation failed: No such image: nodeharbor/townstar-node:1',
+      'Installation started',
+    ]);
+    // The actions fit the phone's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await header.getByRole('button', { name: 'Retry broken-p' }).click();
+    await expectToast(page, 'Installation restarted', 'broken-p is being set up again. This takes up to 10 minutes.');
+    await header.getByText('Installing').waitFor();
+    await expect.poll(async () => texts(await history(page).allInnerTexts())[0]).toBe('Retry requested');
+
+    // No renewal date: a one-time service, with nothing to extend.
+    await app.server.deps.db.query('update private.services set renews_at = null where id = $1', [id]);
+    await page.reload();
+    await header.getByText('One-time service').waitFor();
+    await expect(header.getByRole('button', { name: 'Extend broken-p' }).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
