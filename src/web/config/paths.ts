@@ -19,6 +19,8 @@ export const paths = {
   dashboardService: (serviceId: string) => `/dashboard/services/${serviceId}`,
   dashboardBilling: '/dashboard/billing',
   dashboardSettings: '/dashboard/settings',
+  /** A Settings tab by its own address, so a reload or a link keeps it. */
+  dashboardSettingsTab: (tab: string) => `/dashboard/settings/${tab}`,
   dashboardAccount: '/dashboard/account',
   admin: '/admin',
 } as const;

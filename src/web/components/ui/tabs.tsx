@@ -7,7 +7,8 @@ export type TabItem = { value: string; label: string; content: ReactNode };
  * panel labelled by its tab. Our own rather than Radix's: nothing more is needed, and Radix's
  * costs 9 KB on the home page. `fill` stretches the tabs over the full width. `lazy` renders a
  * panel's content only while its tab is chosen (a panel that reads and polls data reads nothing
- * unseen); otherwise every panel is in the page, as the prerendered home page needs.
+ * unseen); otherwise every panel is in the page, as the prerendered home page needs. With `value`
+ * the caller holds the chosen tab (in the URL, say) and hears of each choice by `onValueChange`.
  */
 export function Tabs({
   tabs,
@@ -15,14 +16,23 @@ export function Tabs({
   label,
   fill = false,
   lazy = false,
+  value,
+  onValueChange,
 }: {
   tabs: readonly TabItem[];
   defaultValue: string;
   label?: string;
   fill?: boolean;
   lazy?: boolean;
+  value?: string;
+  onValueChange?: (value: string) => void;
 }) {
-  const [active, setActive] = useState(defaultValue);
+  const [own, setOwn] = useState(defaultValue);
+  const active = value ?? own;
+  const setActive = (next: string) => {
+    setOwn(next);
+    onValueChange?.(next);
+  };
   const id = useId();
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {

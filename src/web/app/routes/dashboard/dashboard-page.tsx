@@ -23,18 +23,19 @@ export default function DashboardPage() {
   const user = useSignedInUser();
   const { pathname } = useLocation();
   const current = pathname.replace(/\/$/, '');
-  const own = SECTIONS.find((s) => s.path === current);
-  // A section's own pages (a service's page) keep its heading, as the sidebar keeps its item lit; they name the browser tab themselves.
-  const section = own ?? SECTIONS.find((s) => s.path !== paths.dashboard && current.startsWith(`${s.path}/`)) ?? SECTIONS[0];
+  // A section's own pages (a service's page, a settings tab) keep its heading, as the sidebar keeps its item lit.
+  const section = SECTIONS.find((s) => s.path === current) ?? SECTIONS.find((s) => s.path !== paths.dashboard && current.startsWith(`${s.path}/`)) ?? SECTIONS[0];
+  // A service's page names the browser tab itself, after the service.
+  const namesItself = current.startsWith(`${paths.dashboardServices}/`);
   return (
     <AppShell user={user} title={section.title}>
-      {own && <Seo title={own.title} description="Your NodeHarbor dashboard." path={own.path} noindex />}
+      {!namesItself && <Seo title={section.title} description="Your NodeHarbor dashboard." path={section.path} noindex />}
       <Routes>
         <Route index element={<OverviewPage user={user} />} />
         <Route path="services" element={<ServicesPage user={user} />} />
         <Route path="services/:serviceId" element={<ServicePage user={user} />} />
         <Route path="billing" element={<BillingPage user={user} />} />
-        <Route path="settings" element={<SettingsPage user={user} />} />
+        <Route path="settings/:tab?" element={<SettingsPage user={user} />} />
         <Route path="account" element={<AccountPage user={user} />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>

@@ -1,5 +1,7 @@
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { QueryState } from '@/components/ui/query-state';
 import { Tabs } from '@/components/ui/tabs';
+import { paths } from '@/config/paths';
 import { useProfile } from '@/features/account/api/get-profile';
 import { useUpdateProfile } from '@/features/account/api/update-profile';
 import type { SignedInUser } from '@/features/dashboard/signed-in-user';
@@ -10,7 +12,13 @@ import { SessionsCard } from '@/features/settings/components/sessions-card';
 import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
 import { toast } from '@/lib/toast';
 
+const TABS = ['general', 'security'] as const;
+const isTab = (t: string | undefined): t is (typeof TABS)[number] => TABS.some((x) => x === t);
+
+/** /dashboard/settings (General) and /dashboard/settings/security: the tab is in the address. */
 export function SettingsPage({ user }: { user: SignedInUser }) {
+  const { tab } = useParams();
+  const navigate = useNavigate();
   const profile = useProfile(user.id);
   const update = useUpdateProfile(user.id);
 
@@ -35,9 +43,15 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
     </QueryState>
   );
 
+  // An address naming no tab we have (or General by name) shows the plain one.
+  if (tab !== undefined && (!isTab(tab) || tab === 'general')) return <Navigate to={paths.dashboardSettings} replace />;
+
   return (
     <Tabs
       defaultValue="general"
+      value={tab ?? 'general'}
+      // Replaced, not pushed: Back leaves Settings rather than walking back through its tabs.
+      onValueChange={(t) => navigate(t === 'general' ? paths.dashboardSettings : paths.dashboardSettingsTab(t), { replace: true })}
       tabs={[
         { value: 'general', label: 'General', content: general },
         {
