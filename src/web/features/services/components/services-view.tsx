@@ -10,12 +10,35 @@ import { CreateServiceDialog } from './create-service-dialog';
 import { ServiceCard, type ServicesLayout } from './service-card';
 import { StatusGuideDialog } from './status-guide-dialog';
 
+const LAYOUT_STORAGE_KEY = 'nodeharbor-services-layout';
+
+/** The layout last chosen in this browser; list when none was, or storage is blocked. */
+function storedLayout(): ServicesLayout {
+  try {
+    return localStorage.getItem(LAYOUT_STORAGE_KEY) === 'grid' ? 'grid' : 'list';
+  } catch {
+    return 'list';
+  }
+}
+
+function rememberLayout(layout: ServicesLayout): void {
+  try {
+    localStorage.setItem(LAYOUT_STORAGE_KEY, layout);
+  } catch {
+    // Storage blocked: the choice holds until the page is left.
+  }
+}
+
 /** The Services page body: search, layout toggle, New Service, and the cards. */
 export function ServicesView({ user, balance }: { user: { id: string; email: string }; balance: number | undefined }) {
   const services = useServices();
   const products = useProducts();
   const [query, setQuery] = useState('');
-  const [layout, setLayout] = useState<ServicesLayout>('list');
+  const [layout, setLayout] = useState<ServicesLayout>(storedLayout);
+  const chooseLayout = (l: ServicesLayout) => {
+    setLayout(l);
+    rememberLayout(l);
+  };
 
   const all = services.data ?? [];
   const shown = all.filter((s) => s.name.toLowerCase().includes(query.trim().toLowerCase()));
@@ -34,7 +57,7 @@ export function ServicesView({ user, balance }: { user: { id: string; email: str
               type="button"
               aria-pressed={layout === l}
               aria-label={l === 'list' ? 'List view' : 'Grid view'}
-              onClick={() => setLayout(l)}
+              onClick={() => chooseLayout(l)}
               className={cn('p-2', layout === l && 'bg-muted text-primary')}
             >
               {l === 'list' ? <List className="size-4" aria-hidden="true" /> : <LayoutGrid className="size-4" aria-hidden="true" />}
