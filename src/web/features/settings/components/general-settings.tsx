@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { useTheme } from '@/features/theme/theme-provider';
-import { useFormat } from '@/lib/format';
+import { makeFormatters } from '@/lib/format';
 
 const LANGUAGE_NAMES: Record<(typeof LANGUAGES)[number], string> = {
   'en-US': 'English (US)',
@@ -22,7 +22,8 @@ export function GeneralSettings({ prefs, onSave, saving }: { prefs: Prefs; onSav
   const { theme, setTheme } = useTheme();
   const [language, setLanguage] = useState(prefs.language);
   const [timeZone, setTimeZone] = useState(prefs.timeZone);
-  const f = useFormat();
+  // The sample follows the choices as they are made, before Save.
+  const f = makeFormatters({ language, timeZone });
   return (
     <Card role="region" aria-labelledby="general-heading" className="space-y-6">
       <h2 id="general-heading" className="text-lg font-semibold">
@@ -64,7 +65,7 @@ export function GeneralSettings({ prefs, onSave, saving }: { prefs: Prefs; onSav
         </div>
       </div>
       <p className="text-sm text-muted-foreground">
-        Dates and amounts now look like: <span data-testid="format-sample">{f.dateTime(new Date().toISOString())} · {f.money(1234.5)}</span>
+        Dates and amounts will look like: <span data-testid="format-sample">{f.dateTime(new Date().toISOString())} · {f.money(1234.5)}</span>
       </p>
       <Button disabled={saving} onClick={() => onSave({ language, timeZone })}>
         {saving ? 'Saving...' : 'Save Preferences'}
