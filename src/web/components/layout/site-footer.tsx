@@ -45,7 +45,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-border">
         <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-6 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
-          <p>© {site.foundingYear} NodeHarbor. All rights reserved.</p>
+          <p>© {new Date().getFullYear()} NodeHarbor. All rights reserved.</p>
           <nav aria-label="Legal">
             <ul className="flex gap-4">
               <li><Link to={paths.terms} className="hover:underline">Terms of Service</Link></li>
