@@ -103,7 +103,7 @@ describe('service page: the card and its history', () => {
     expect(errors).toEqual([]);
   });
 
-  it('on a phone: a failed installation with its reason, retried from the page, and a one-time service', async () => {
+  it('on a phone: a failed installation with its reason, retried from the page, a one-time service and one without a plan', async () => {
     const user = await createTestUser(app.server, { credits: 10 });
     const id = await createService(user, 'broken-p');
     // The worker's verdict on a node that cannot run, through the function it calls.
@@ -131,6 +131,12 @@ describe('service page: the card and its history', () => {
     await page.reload();
     await header.getByText('One-time service').waitFor();
     await expect(header.getByRole('button', { name: 'Extend broken-p' }).count()).resolves.toBe(0);
+
+    // A service without a plan (an operator's), with its owner's description.
+    await app.server.deps.db.query(`update private.services set product_id = null, description = 'The spare node' where id = $1`, [id]);
+    await page.reload();
+    await header.getByText(/^Custom Service · Created /).waitFor();
+    await header.getByText('The spare node').waitFor();
     expect(errors).toEqual([]);
   });
 });
