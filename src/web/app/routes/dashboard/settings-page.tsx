@@ -12,9 +12,6 @@ import { SessionsCard } from '@/features/settings/components/sessions-card';
 import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
 import { toast } from '@/lib/toast';
 
-const TABS = ['general', 'security'] as const;
-const isTab = (t: string | undefined): t is (typeof TABS)[number] => TABS.some((x) => x === t);
-
 /** /dashboard/settings (General) and /dashboard/settings/security: the tab is in the address. */
 export function SettingsPage({ user }: { user: SignedInUser }) {
   const { tab } = useParams();
@@ -43,8 +40,8 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
     </QueryState>
   );
 
-  // An address naming no tab we have (or General by name) shows the plain one.
-  if (tab !== undefined && (!isTab(tab) || tab === 'general')) return <Navigate to={paths.dashboardSettings} replace />;
+  // Only Security has an address of its own: General is the plain one, and any other name leads there.
+  if (tab !== undefined && tab !== 'security') return <Navigate to={paths.dashboardSettings} replace />;
 
   return (
     <Tabs
