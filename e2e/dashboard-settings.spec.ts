@@ -166,7 +166,8 @@ describe('settings, account and session', () => {
     await expectText(page, 'Failed to load your authenticators.', 20_000);
     await openSection(page, 'Account');
     await expectText(page, 'Failed to load your profile.', 20_000);
-  });
+    // Three reads each wait out the query client's retries: about 20 s in all, more on a loaded machine.
+  }, 90_000);
 
   it('enrols a TOTP factor and asks for a code at the next sign-in', async () => {
     const user = await createTestUser(app.server);
