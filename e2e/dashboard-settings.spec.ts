@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { messages } from '../src/shared/validation';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
-import { openSection } from './dashboard-helpers';
+import { openMenu, openSection } from './dashboard-helpers';
 import { answerJson, expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 
@@ -38,7 +38,7 @@ describe('settings, account and session', () => {
     await signIn(page, app.url, user.email, user.password);
     await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('U');
     await context.route((u) => u.pathname === '/auth/v1/logout', answerJson(500, { message: 'down' }));
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await openMenu(page)).getByRole('button', { name: 'Sign out' }).click();
     await expectToast(page, 'Error signing out');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
   });

@@ -7,5 +7,6 @@ import { useTheme } from '@/features/theme/theme-provider';
 export default function Toaster() {
   useEffect(toasterReady, []);
   const { theme } = useTheme();
-  return <Sonner position="top-right" richColors closeButton theme={theme} />;
+  // Bottom: at the top they covered the header's controls (user menu, Menu). Sonner spans phones' width.
+  return <Sonner position="bottom-right" richColors closeButton theme={theme} />;
 }

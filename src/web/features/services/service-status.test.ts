@@ -51,10 +51,12 @@ describe('service display status (spec §4)', () => {
     expect(blockedReason('expired', 'extend')).toBeNull();
   });
 
-  it('masks all but the last 4 characters, counting characters not code units', () => {
-    expect(maskKey('abcdefgh=', 4)).toBe('•••••fgh=');
-    expect(maskKey('ab', 4)).toBe('ab');
-    expect(maskKey('x😀yz1', 4)).toBe('•😀yz1');
+  it('masks all but the last 4 characters with 8 dots whatever the length, counting characters not code units', () => {
+    expect(maskKey('abcdefgh=', 4)).toEqual({ dots: '••••••••', tail: 'fgh=' });
+    expect(maskKey(`${'A'.repeat(43)}=`, 4)).toEqual({ dots: '••••••••', tail: 'AAA=' });
+    expect(maskKey('x😀yz1', 4)).toEqual({ dots: '••••••••', tail: '😀yz1' });
+    // No longer than the tail: nothing of it is shown.
+    expect(maskKey('abcd', 4)).toEqual({ dots: '••••••••', tail: '' });
   });
 });
 

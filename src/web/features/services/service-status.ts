@@ -46,10 +46,16 @@ export const PAID_FROM_FIRST_RUN = 'The paid period starts when your node first 
 /** Whether a service id from the address bar can be one at all: anything else is not found without asking (the server would refuse it). */
 export const isServiceId = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
-/** The last 4 characters, the rest hidden. */
-export function maskKey(key: string, visible: number): string {
+/** Dots shown for the hidden part, whatever its length: their count must not tell the key's length. */
+export const MASK_DOTS = 8;
+
+/**
+ * A key as shown hidden: a fixed run of dots and its last `visible` characters (counted as characters,
+ * not code units). A key no longer than that tail shows dots only, so no key is ever shown whole.
+ */
+export function maskKey(key: string, visible: number): { dots: string; tail: string } {
   const chars = Array.from(key);
-  return '•'.repeat(Math.max(chars.length - visible, 0)) + chars.slice(-visible).join('');
+  return { dots: '•'.repeat(MASK_DOTS), tail: chars.length > visible ? chars.slice(-visible).join('') : '' };
 }
 
 /** "1 MONTH" → "month", "3 MONTH" → "3 months": a product's renewal interval in words. */

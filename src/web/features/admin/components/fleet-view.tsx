@@ -11,6 +11,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useFleet, type FleetRow } from '../api/get-fleet';
 import { useFleetCounts } from '../api/get-fleet-counts';
+import { TableScroll } from '@/components/ui/table-scroll';
 
 /** The table's columns, each a sort of FLEET_SORTS; a first click sorts text A to Z and the rest largest (newest) first. */
 const COLUMNS: { sort: FleetSort; label: string; descending: boolean }[] = [
@@ -91,7 +92,7 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
           data.rows.length === 0 ? (
             <p className="text-muted-foreground">No services found</p>
           ) : (
-            <div className="overflow-x-auto">
+            <TableScroll label="Fleet table">
               <table className="w-full text-sm">
                 <thead className="text-left text-muted-foreground">
                   <tr>
@@ -134,7 +135,7 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )
         }
       </QueryState>

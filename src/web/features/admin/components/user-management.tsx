@@ -8,6 +8,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useUserStats } from '../api/get-user-stats';
 import { AddCreditDialog } from './add-credit-dialog';
+import { TableScroll } from '@/components/ui/table-scroll';
 
 const PAGE_SIZE = 20;
 
@@ -44,7 +45,7 @@ export function UserManagement() {
           data.rows.length === 0 ? (
             <p className="mt-4 text-muted-foreground">No users found</p>
           ) : (
-            <div className="mt-4 overflow-x-auto">
+            <TableScroll label="Users table" className="mt-4">
               <table className="w-full text-sm">
                 <thead className="text-left text-muted-foreground">
                   <tr>
@@ -71,7 +72,7 @@ export function UserManagement() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )
         }
       </QueryState>

@@ -2,6 +2,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { useFormat } from '@/lib/format';
 import { usePurchases, type Purchase } from '../api/get-purchases';
+import { TableScroll } from '@/components/ui/table-scroll';
 
 const STATUS: Record<Purchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
   pending: { label: 'Pending', variant: 'warning' },
@@ -27,7 +28,7 @@ export function PurchaseHistory({ userId }: { userId: string }) {
       </h2>
       {purchases.data?.length === 0 && <p className="mt-2 text-sm text-muted-foreground">No purchases yet.</p>}
       {!!purchases.data?.length && (
-        <div className="mt-4 overflow-x-auto">
+        <TableScroll label="Purchases table" className="mt-4">
           <table className="w-full text-sm">
             <thead className="text-left text-muted-foreground">
               <tr>
@@ -52,7 +53,7 @@ export function PurchaseHistory({ userId }: { userId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { useUnusedServices } from '../api/get-unused-services';
+import { TableScroll } from '@/components/ui/table-scroll';
 
 /** Deleted services whose paid period has not ended: a new service of the same plan reuses them at no charge. */
 export function UnusedServicesTable({ userId }: { userId: string }) {
@@ -18,7 +19,7 @@ export function UnusedServicesTable({ userId }: { userId: string }) {
       <p className="text-sm text-muted-foreground">Create a service of the same plan to reuse one at no charge.</p>
       {unused.data?.length === 0 && <p className="mt-2 text-sm text-muted-foreground">No unused purchased services.</p>}
       {!!unused.data?.length && (
-        <div className="mt-4 overflow-x-auto">
+        <TableScroll label="Unused services table" className="mt-4">
           <table className="w-full text-sm">
             <thead className="text-left text-muted-foreground">
               <tr>
@@ -49,7 +50,7 @@ export function UnusedServicesTable({ userId }: { userId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );
