@@ -14,7 +14,15 @@ const OTHER_EVENTS: Record<string, string> = {
   install_requested: 'Installation requested',
   installed: 'Node installed',
   logs_read: 'Logs read by an administrator',
+  key_changed: 'Key changed',
+  key_applied: 'New key handed to the node',
+  key_update_failed: 'The new key could not be handed to the node',
+  renamed: 'Renamed',
 };
+
+/** Events whose words depend on their detail. */
+const eventText = (event: string, detail: Record<string, unknown> | null): string | undefined =>
+  event === 'renamed' && typeof detail?.to === 'string' ? `Renamed to ${detail.to}` : undefined;
 
 export type ServiceEvent = { id: number; event: string; created_at: string; text: string };
 
@@ -34,7 +42,7 @@ export async function getServiceEvents(serviceId: string): Promise<ServiceEvent[
     event: e.event,
     created_at: e.created_at,
     // The filter above asks for these events only: each has its words.
-    text: (nodeEventText(e.event, e.detail) ?? OTHER_EVENTS[e.event])!,
+    text: (nodeEventText(e.event, e.detail) ?? eventText(e.event, e.detail as Record<string, unknown> | null) ?? OTHER_EVENTS[e.event])!,
   }));
 }
 

@@ -12,6 +12,7 @@ import { useServiceEvents } from '../api/get-service-events';
 import { useServiceUptime, utcDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
 import { displayStatus, isServiceId } from '../service-status';
+import { ChangeKeyDialog, RenameServiceDialog } from './edit-service-dialogs';
 import { NodeStatus } from './node-status';
 import { StatusBadge } from './status-badges';
 import { UptimeChart } from './uptime-chart';
@@ -80,7 +81,11 @@ function Details({ serviceId, logs }: { serviceId: string; logs: (service: Servi
             {product && `${product.name} · `}Created {f.date(svc.created_at)}
           </p>
         </div>
-        <div className="shrink-0">{logs(svc)}</div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          {!svc.is_deleting && <RenameServiceDialog service={svc} />}
+          {!svc.is_deleting && <ChangeKeyDialog service={svc} />}
+          {logs(svc)}
+        </div>
       </Card>
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
