@@ -5,7 +5,7 @@ import { installNode } from '../src/server/provisioning/install-node';
 import { messages } from '../src/shared/validation';
 import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
-import { expectText, expectToast } from './helpers/page-tools';
+import { expectText, expectToast, holdRequests } from './helpers/page-tools';
 import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 
 // Change key and Rename on the service page (issue 17): the creation rules in the form, the
@@ -38,6 +38,7 @@ describe('service page: Change key and Rename', () => {
 
     await page.getByRole('button', { name: 'Change key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change key' });
+    await dialog.getByText('The node is restarted with the new key.').waitFor();
     await dialog.getByText(`Current key: ${'•'.repeat(LICENCE_KEY.length - 4)}EFGH`).waitFor();
     const field = dialog.getByLabel('Master Node License Key');
     await expect(field.getAttribute('placeholder')).resolves.toBe('Enter your Master Node License Key');
@@ -86,8 +87,20 @@ describe('service page: Change key and Rename', () => {
     const { page } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
     await page.goto(`${app.url}/dashboard/services/${id}`);
+    // The plan's rules are read when the dialog opens: a slow answer shows it (the page's own read of the plan passes).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await page.route(
+      (u) => u.pathname === '/rest/v1/products' && u.searchParams.get('select') === 'properties',
+      async (route) => {
+        await gate;
+        await route.continue();
+      },
+    );
     await page.getByRole('button', { name: 'Change key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change key' });
+    await dialog.getByText("Loading the plan's key rules...").waitFor();
+    release();
     const field = dialog.getByLabel('API Key');
     const cases: [string, string][] = [
       ['short=', messages.apiKeyDefaultLength],
@@ -102,7 +115,13 @@ describe('service page: Change key and Rename', () => {
     await field.fill(`${'B'.repeat(39)}XYZ9=`);
     await dialog.getByRole('button', { name: 'Save key' }).click();
     await expectToast(page, 'Service updated successfully.');
-    await page.getByRole('region', { name: 'Recent events' }).getByText('Key changed').waitFor();
+    const events = page.getByRole('region', { name: 'Recent events' });
+    await events.getByText('Key changed').waitFor();
+    // What the worker records next (its own tests run it), in words: written here as it would.
+    for (const event of ['key_applied', 'key_update_failed']) await app.server.deps.db.query('select private.record_service_event($1, $2)', [id, event]);
+    await page.reload();
+    await events.getByText('New key handed to the node').waitFor();
+    await events.getByText('The new key could not be handed to the node').waitFor();
   });
 
   it('renames: a taken name refused by the form and by the server, a valid one accepted', async () => {
@@ -118,6 +137,8 @@ describe('service page: Change key and Rename', () => {
 
     await page.getByRole('button', { name: 'Rename' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename' });
+    await dialog.getByText('Give old-name a new name.').waitFor();
+    await dialog.getByText(messages.serviceNameHint).waitFor();
     const field = dialog.getByLabel('Service Name');
     const save = dialog.getByRole('button', { name: 'Save name' });
     const refusals: [string, string][] = [
@@ -139,7 +160,10 @@ describe('service page: Change key and Rename', () => {
     await expectToast(page, messages.serviceNameTaken);
 
     await field.fill('new-name');
+    const releaseSave = await holdRequests(page, '**/rest/v1/rpc/manage_service_operation');
     await save.click();
+    await dialog.getByRole('button', { name: 'Saving...' }).waitFor();
+    releaseSave();
     await expectToast(page, 'Service updated successfully.');
     await page.getByRole('heading', { name: 'new-name' }).waitFor();
     await page.getByRole('region', { name: 'Recent events' }).getByText('Renamed to new-name').waitFor();
