@@ -159,7 +159,7 @@ describe('admin fleet', () => {
     const owner = await app.newPage(DESKTOP);
     await signIn(owner.page, app.url, alice.email, alice.password);
     await owner.page.goto(`${app.url}/dashboard/services/${online}`);
-    await owner.page.getByRole('region', { name: 'Recent events' }).getByText('Logs read by an administrator').waitFor();
+    await owner.page.getByRole('region', { name: 'Event history' }).getByText('Logs read by an administrator').waitFor();
   });
 
   it('pages through the fleet 100 at a time', async () => {

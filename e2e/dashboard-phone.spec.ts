@@ -162,7 +162,7 @@ describe('the dashboard on a phone', () => {
     await expectNoSidewaysScroll(page, '/dashboard/services, grid');
 
     await page.goto(`${app.url}/dashboard/services/${kept}`);
-    await page.getByRole('heading', { name: 'Recent events' }).waitFor();
+    await page.getByRole('heading', { name: 'Event history' }).waitFor();
     await page.getByRole('img', { name: /^\d{4}-\d{2}-\d{2}/ }).first().waitFor();
     await expectNoSidewaysScroll(page, 'the service page');
     await page.getByRole('button', { name: 'Logs of wide-town-node-1' }).click();

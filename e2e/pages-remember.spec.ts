@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
-import { openSection } from './dashboard-helpers';
+import { openMenu, openSection } from './dashboard-helpers';
 import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 const DESKTOP = { width: 1366, height: 850 } as const;
@@ -29,7 +29,10 @@ describe.each([
     await page.reload();
     await expect.poll(() => page.getByRole('tab', { name: 'Security' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).resolves.toBe('page');
+    // On a phone the sections are in the Menu drawer.
+    const nav = viewport.width < 768 ? await openMenu(page) : page.getByRole('navigation', { name: 'Dashboard' });
+    await expect(nav.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).resolves.toBe('page');
+    if (viewport.width < 768) await page.keyboard.press('Escape');
     await page.getByRole('tab', { name: 'General' }).click();
     await page.waitForURL(`${app.url}/dashboard/settings`);
     await page.getByRole('region', { name: 'Preferences' }).waitFor();

@@ -213,3 +213,35 @@ it('never lists or touches what does not carry our label', async () => {
     docker('service', 'rm', name);
   }
 });
+
+it('hands a running node a new key: a new secret, a new container reading it, and no old secret left', async () => {
+  const id = newId();
+  const oldKey = `nhkey-${randomBytes(16).toString('hex')}`;
+  const newKey = `nhkey-${randomBytes(16).toString('hex')}`;
+  await driver.install({ ...spec(id), key: oldKey });
+  expect(await healthUntil(id, 'running')).toMatchObject({ state: 'running' });
+  const oldSecrets = ours('secret', id);
+  expect(oldSecrets).toHaveLength(1);
+  const containerOf = () => docker('ps', '-q', '--filter', `label=nodeharbor.service_id=${id}`).split('\n').filter(Boolean);
+  const readKey = (container: string) => docker('exec', container, '/bin/busybox', 'cat', '/run/secrets/node_key');
+  const [oldContainer] = containerOf();
+  expect(readKey(oldContainer!)).toBe(oldKey);
+
+  await driver.updateKey({ ...spec(id), key: newKey });
+  // The rolling update replaces the container: wait for the one new container that runs.
+  const running = await until(containerOf, (c) => c.length === 1 && c[0] !== oldContainer, 60_000);
+  expect(running).toHaveLength(1);
+  expect(running[0]).not.toBe(oldContainer);
+  expect(readKey(running[0]!)).toBe(newKey);
+  const [svc] = dockerJson<ServiceInfo[]>('service', 'inspect', nameOf(id));
+  const refs = svc!.Spec.TaskTemplate.ContainerSpec.Secrets!;
+  expect(refs).toEqual([{ SecretID: expect.any(String), SecretName: expect.stringMatching(new RegExp(`^${nameOf(id)}-[0-9a-f]+$`)), File: { Name: 'node_key', UID: '0', GID: '0', Mode: 0o400 } }]);
+  expect(ours('secret', id)).toEqual([refs[0]!.SecretID]);
+  expect(refs[0]!.SecretID).not.toBe(oldSecrets[0]);
+  expect(JSON.stringify(svc)).not.toContain(newKey);
+  expect(svc!.Spec.Mode.Replicated?.Replicas).toBe(1);
+
+  await driver.uninstall(id);
+  expect(ours('service', id)).toEqual([]);
+  expect(ours('secret', id)).toEqual([]);
+});

@@ -180,3 +180,32 @@ it('repairs drift: recreates a node removed behind its back, and removes a label
   expect(ourSecrets(id).split('\n').filter(Boolean)).toHaveLength(1);
   expect((await events(id)).at(-1)).toBe('node_recreated');
 });
+
+it("hands a live node its new key through the worker, and an expired node's stays stopped", async () => {
+  const id = await create('rekeyed-node');
+  await until('the service to be active', id, 'active');
+  const newKey = `${'K'.repeat(43)}=`;
+  const containers = () => docker('ps', '-q', '--filter', `label=nodeharbor.service_id=${id}`).split('\n').filter(Boolean);
+  const [first] = containers();
+  const change = (key: string) => owner.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: key } });
+  expect((await change(newKey)).error).toBeNull();
+  await waitFor('the key to reach the node', async () => (await events(id)).includes('key_applied'), 90_000);
+  const [next] = await waitFor('the new container', async () => {
+    const now = containers();
+    return now.length === 1 && now[0] !== first && now;
+  }, 90_000);
+  expect(docker('exec', next!, '/bin/busybox', 'cat', '/run/secrets/node_key')).toBe(newKey);
+  const secretsNamed = () => dockerJson<{ Spec: { TaskTemplate: { ContainerSpec: { Secrets: { SecretID: string }[] } } } }[]>('service', 'inspect', swarmName(id))[0]!
+    .Spec.TaskTemplate.ContainerSpec.Secrets.map((ref) => ref.SecretID);
+  expect(ourSecrets(id).split('\n')).toEqual(secretsNamed());
+
+  // Expired: the node is kept at 0 replicas; the new key waits in its secret for an extension.
+  await forceServiceState(s.deps.db, 'expired', 'id = $1', id);
+  await deps.provisioner.stop(id);
+  const before = secretsNamed();
+  expect((await change(GALA_KEY)).error).toBeNull();
+  await waitFor('the key to reach the stopped node', async () => (await events(id)).filter((e) => e === 'key_applied').length === 2, 90_000);
+  expect(replicas(id)).toBe(0);
+  expect(secretsNamed()).not.toEqual(before);
+  expect(ourSecrets(id).split('\n')).toEqual(secretsNamed());
+});

@@ -153,6 +153,29 @@ export function describeProvisioner(name: string, setup: () => Promise<ContractS
       }
     });
 
+    it('hands a running node a new key in a new run, keeps a stopped one stopped, and creates nothing for a node that is not there', async () => {
+      const [running, stopped, missing] = [newId(), newId(), newId()];
+      await c.driver.install(c.spec(running));
+      await c.driver.install(c.spec(stopped));
+      await c.driver.stop(stopped);
+      const before = (await observeUntil(c.driver, running, (o) => o?.state === 'online', opts.runTimeoutMs)).at(-1);
+      expect(before).toMatchObject({ state: 'online', taskId: expect.any(String) });
+      const rotated = { ...c.spec(running), key: c.spec(running).key.replace(/^./, 'B') };
+      await c.driver.updateKey(rotated);
+      // Asked again (a job run twice): the same end, one node.
+      await c.driver.updateKey(rotated);
+      const seen = await observeUntil(c.driver, running, (o) => o?.state === 'online' && o.taskId !== before!.taskId, opts.restartTimeoutMs);
+      expect(seen.at(-1)).toMatchObject({ serviceId: running, state: 'online' });
+      expect(seen.at(-1)!.taskId).not.toBe(before!.taskId);
+      expect(await listed(running)).toEqual([{ serviceId: running, status: 'running' }]);
+      await c.driver.updateKey({ ...c.spec(stopped), key: rotated.key });
+      expect(await c.driver.status(stopped)).toBe('stopped');
+      expect(await c.driver.health(stopped)).toEqual({ state: 'stopped' });
+      await c.driver.updateKey({ ...c.spec(missing), key: rotated.key });
+      expect(await c.driver.status(missing)).toBe('absent');
+      expect(await listed(missing)).toEqual([]);
+    });
+
     it("answers a running node's last lines, no more than asked for, and none for a node that is not there", async () => {
       const id = newId();
       await c.driver.install(c.spec(id));

@@ -13,6 +13,7 @@ import { sendRecovery } from './tasks/send-recovery';
 import { startService } from './tasks/start-service';
 import { stopService } from './tasks/stop-service';
 import { uninstallService } from './tasks/uninstall-service';
+import { updateNodeKey } from './tasks/update-node-key';
 
 /** Every task a worker runs, by name (the name stored in nodeharbor.jobs.task). */
 export const taskRegistry: ReadonlyMap<string, Task> = new Map(
@@ -23,6 +24,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     uninstallService,
     stopService,
     startService,
+    updateNodeKey,
     renewalSweep,
     renewService,
     pruneJobs,

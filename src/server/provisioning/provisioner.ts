@@ -59,6 +59,12 @@ export type NodeObservation = {
 export interface Provisioner {
   /** Creates the node unless the engine already has one for this service; does not wait for it to run. */
   install(node: NodeSpec): Promise<void>;
+  /**
+   * Hands an existing node the spec's key: it runs again with it, in a new run (a stopped node
+   * keeps 0 replicas and reads it when started). Only the key of the spec is used; a node that
+   * is not there is not created. Repeating it ends the same way: the node reads this key.
+   */
+  updateKey(node: NodeSpec): Promise<void>;
   /** Removes the node and its secret. */
   uninstall(serviceId: string): Promise<void>;
   /** Keeps the node but runs nothing (0 replicas). */

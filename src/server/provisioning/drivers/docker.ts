@@ -215,6 +215,43 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       }
     },
 
+    /**
+     * A new secret, then a rolling update of the service to mount it instead (Swarm's default
+     * order, stop-first: never two runs of one node, each with a key), then the old secret removed.
+     * Replicas are kept, so a stopped node stays stopped. A crash anywhere leaves at most an
+     * unused secret, which the next call, install or the reconciler removes.
+     */
+    async updateKey(spec) {
+      if (!(await servicesOf(spec.serviceId)).length) return;
+      const secret = await createSecret(spec);
+      try {
+        for (let attempt = 1; ; attempt++) {
+          const [svc] = await servicesOf(spec.serviceId);
+          const template = svc?.Spec?.TaskTemplate;
+          // Removed meanwhile: there is no node to hand the key to.
+          if (!svc?.Spec || !template || !('ContainerSpec' in template) || !template.ContainerSpec) break;
+          const secrets = [
+            ...(template.ContainerSpec.Secrets ?? []).filter((ref) => ref.File?.Name !== KEY_TARGET),
+            { SecretID: secret.id, SecretName: secret.name, File: { Name: KEY_TARGET, UID: '0', GID: '0', Mode: 0o400 } },
+          ];
+          try {
+            await docker.getService(svc.ID).update({
+              _query: { version: svc.Version?.Index },
+              _body: { ...svc.Spec, TaskTemplate: { ...template, ContainerSpec: { ...template.ContainerSpec, Secrets: secrets } } },
+            } as unknown as Docker.ServiceSpec);
+            break;
+          } catch (e) {
+            if (hasStatus(e, 404)) break;
+            // Changed meanwhile ("update out of sequence"): read it again, once.
+            if (attempt >= 2 || !/out of sequence/i.test(engineMessage(e))) throw e;
+          }
+        }
+      } finally {
+        // The old secret, or the new one when the update did not take it: whichever no service names.
+        await removeUnusedSecrets(spec.serviceId);
+      }
+    },
+
     async uninstall(serviceId) {
       for (const svc of await servicesOf(serviceId)) await docker.getService(svc.ID).remove().catch(ignoreMissing);
       for (const secret of await docker.listSecrets(byLabel(serviceId))) await removeSecret(secret.ID, 'retry');

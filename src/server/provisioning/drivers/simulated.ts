@@ -74,6 +74,15 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
         [node.serviceId],
       );
     },
+    // The banner reads the key from the service: a new run is what a node handed a new key shows.
+    async updateKey(node) {
+      await db.query(
+        `update nodeharbor.simulated_nodes set task = task + 1, updated_at = now(), restarting_until = null,
+                started_at = case when state = 'running' then now() else started_at end
+          where service_id = $1`,
+        [node.serviceId],
+      );
+    },
     async uninstall(serviceId) {
       if ((await status(serviceId)) === 'absent') return;
       await sleep(opts.deleteSeconds);

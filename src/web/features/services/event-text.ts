@@ -10,6 +10,8 @@ export type ServiceEventDetail = NodeEventDetail & {
   by?: string;
   replicas?: number;
   error?: string;
+  /** renamed: the new name. */
+  to?: string;
 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -69,6 +71,14 @@ export function serviceEventText(event: string, detail: ServiceEventDetail | nul
       return 'Leftover node removed';
     case 'logs_read':
       return 'Logs read by an administrator';
+    case 'key_changed':
+      return 'Key changed';
+    case 'key_applied':
+      return 'New key handed to the node';
+    case 'key_update_failed':
+      return 'The new key could not be handed to the node';
+    case 'renamed':
+      return d.to ? `Renamed to ${d.to}` : 'Renamed';
     default:
       // An event newer than this list is still told, by its name.
       return nodeEventText(event, d) ?? humanize(event);

@@ -16,6 +16,7 @@ import type { Service } from '../api/types';
 import { serviceEventText } from '../event-text';
 import { blockedReason, displayStatus, isServiceId } from '../service-status';
 import { DeleteServiceDialog } from './delete-service-dialog';
+import { ChangeKeyDialog, RenameServiceDialog } from './edit-service-dialogs';
 import { ExtendServiceDialog } from './extend-service-dialog';
 import { MaskedKey } from './masked-key';
 import { NodeStatus } from './node-status';
@@ -119,6 +120,8 @@ function Details({ serviceId, userEmail, logs }: Props) {
         {/* Wraps: the service's actions are a growing row (Logs, Retry, Extend, Delete, and more to come). */}
         <div className="flex shrink-0 flex-wrap gap-2 md:max-w-xs md:justify-end">
           {logs(svc)}
+          {!svc.is_deleting && <RenameServiceDialog service={svc} />}
+          {!svc.is_deleting && <ChangeKeyDialog service={svc} />}
           {status === 'failed' && <RetryInstallButton service={svc} />}
           {product && svc.renews_at && <ExtendServiceDialog service={svc} product={product} blocked={blockedReason(status, 'extend')} />}
           <DeleteServiceDialog service={svc} userEmail={userEmail} blocked={blockedReason(status, 'delete')} onDeleted={() => navigate(paths.dashboardServices)} />
