@@ -40,6 +40,13 @@ type Task = {
   Status?: { State?: string; Timestamp?: string; Err?: string; Message?: string; ContainerStatus?: { ContainerID?: string; ExitCode?: number } };
 };
 
+/** How a node's secret is mounted: /run/secrets/node_key, readable by root only. */
+const keyMount = (secret: { id: string; name: string }) => ({
+  SecretID: secret.id,
+  SecretName: secret.name,
+  File: { Name: KEY_TARGET, UID: '0', GID: '0', Mode: 0o400 },
+});
+
 /** The Swarm service of a service row: `nh-` and the first 12 characters of its id. */
 const swarmServiceName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
 
@@ -150,27 +157,32 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
     }
   };
 
-  const scale = async (serviceId: string, replicas: number) => {
+  /**
+   * Changes a node's Swarm service: `change` gives the new spec from the one read, or undefined
+   * when there is nothing to change. The update names the version it read, so a service changed in
+   * between is refused, not overwritten, and read again once. Never creates a node: a service
+   * missing, or removed meanwhile, has nothing to change.
+   */
+  const updateService = async (serviceId: string, change: (svc: Docker.Service) => Docker.ServiceSpec | undefined) => {
     for (let attempt = 1; ; attempt++) {
       const [svc] = await servicesOf(serviceId);
-      // Nothing to scale: starting or stopping never creates a node.
-      if (!svc?.Spec?.Mode?.Replicated) return;
-      if (svc.Spec.Mode.Replicated.Replicas === replicas) return;
+      const spec = svc && change(svc);
+      if (!svc || !spec) return;
       try {
-        // The update names the version it read: a service changed in between is refused, not overwritten.
-        await docker.getService(svc.ID).update({
-          _query: { version: svc.Version?.Index },
-          _body: { ...svc.Spec, Mode: { Replicated: { Replicas: replicas } } },
-        } as unknown as Docker.ServiceSpec);
+        await docker.getService(svc.ID).update({ _query: { version: svc.Version?.Index }, _body: spec } as unknown as Docker.ServiceSpec);
         return;
       } catch (e) {
-        // Removed meanwhile: there is nothing to scale, as above.
         if (hasStatus(e, 404)) return;
         // Changed meanwhile ("update out of sequence"): read it again, once.
         if (attempt >= 2 || !/out of sequence/i.test(engineMessage(e))) throw e;
       }
     }
   };
+
+  const scale = (serviceId: string, replicas: number) =>
+    updateService(serviceId, (svc) =>
+      svc.Spec?.Mode?.Replicated && svc.Spec.Mode.Replicated.Replicas !== replicas ? { ...svc.Spec, Mode: { Replicated: { Replicas: replicas } } } : undefined,
+    );
 
   const status = async (serviceId: string): Promise<NodeStatus> => {
     const [svc] = await servicesOf(serviceId);
@@ -196,7 +208,7 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
             ContainerSpec: {
               Image: spec.image,
               Labels: labels,
-              Secrets: [{ SecretID: secret.id, SecretName: secret.name, File: { Name: KEY_TARGET, UID: '0', GID: '0', Mode: 0o400 } }],
+              Secrets: [keyMount(secret)],
             },
             // Reserved as well as limited, so that Swarm starts a node only on a host where it fits.
             Resources: { Limits: resources, Reservations: resources },
@@ -225,27 +237,12 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       if (!(await servicesOf(spec.serviceId)).length) return;
       const secret = await createSecret(spec);
       try {
-        for (let attempt = 1; ; attempt++) {
-          const [svc] = await servicesOf(spec.serviceId);
-          const template = svc?.Spec?.TaskTemplate;
-          // Removed meanwhile: there is no node to hand the key to.
-          if (!svc?.Spec || !template || !('ContainerSpec' in template) || !template.ContainerSpec) break;
-          const secrets = [
-            ...(template.ContainerSpec.Secrets ?? []).filter((ref) => ref.File?.Name !== KEY_TARGET),
-            { SecretID: secret.id, SecretName: secret.name, File: { Name: KEY_TARGET, UID: '0', GID: '0', Mode: 0o400 } },
-          ];
-          try {
-            await docker.getService(svc.ID).update({
-              _query: { version: svc.Version?.Index },
-              _body: { ...svc.Spec, TaskTemplate: { ...template, ContainerSpec: { ...template.ContainerSpec, Secrets: secrets } } },
-            } as unknown as Docker.ServiceSpec);
-            break;
-          } catch (e) {
-            if (hasStatus(e, 404)) break;
-            // Changed meanwhile ("update out of sequence"): read it again, once.
-            if (attempt >= 2 || !/out of sequence/i.test(engineMessage(e))) throw e;
-          }
-        }
+        await updateService(spec.serviceId, (svc) => {
+          const template = svc.Spec?.TaskTemplate;
+          if (!svc.Spec || !template || !('ContainerSpec' in template) || !template.ContainerSpec) return undefined;
+          const secrets = [...(template.ContainerSpec.Secrets ?? []).filter((ref) => ref.File?.Name !== KEY_TARGET), keyMount(secret)];
+          return { ...svc.Spec, TaskTemplate: { ...template, ContainerSpec: { ...template.ContainerSpec, Secrets: secrets } } };
+        });
       } finally {
         // The old secret, or the new one when the update did not take it: whichever no service names.
         await removeUnusedSecrets(spec.serviceId);

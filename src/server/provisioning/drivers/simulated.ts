@@ -21,15 +21,16 @@ const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 10
 
 type NodeRow = { service_id: string; state: 'running' | 'stopped'; updated_at: Date };
 
+/**
+ * A crash, for an UPDATE of simulated_nodes whose $2 is SIMULATED_RESTART_SECONDS: the run ends as
+ * a kill -9 would (exit code 137), and the next starts after the restart delay.
+ */
+const CRASH = `set task = task + 1, exit_code = 137, restarting_until = now() + make_interval(secs => $2),
+                   started_at = now() + make_interval(secs => $2)`;
+
 /** A running node's current run ends as a kill -9 would (exit code 137), and the next starts after SIMULATED_RESTART_SECONDS. */
 export async function simulateCrash(db: Queryable, serviceId: string): Promise<void> {
-  await db.query(
-    `update nodeharbor.simulated_nodes
-        set task = task + 1, exit_code = 137, restarting_until = now() + make_interval(secs => $2),
-            started_at = now() + make_interval(secs => $2)
-      where service_id = $1 and state = 'running'`,
-    [serviceId, SIMULATED_RESTART_SECONDS],
-  );
+  await db.query(`update nodeharbor.simulated_nodes ${CRASH} where service_id = $1 and state = 'running'`, [serviceId, SIMULATED_RESTART_SECONDS]);
 }
 
 /** A node goes offline (its host lost, say) for `minutes`, or comes back at once with 0. */
@@ -106,9 +107,7 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
     async observe() {
       if (faults > 0) {
         await db.query(
-          `update nodeharbor.simulated_nodes
-              set task = task + 1, exit_code = 137, restarting_until = now() + make_interval(secs => $2),
-                  started_at = now() + make_interval(secs => $2)
+          `update nodeharbor.simulated_nodes ${CRASH}
             where state = 'running' and coalesce(restarting_until, '-infinity') < now() and coalesce(offline_until, '-infinity') < now()
               and random() * 100 < $1`,
           [faults, SIMULATED_RESTART_SECONDS],
