@@ -349,13 +349,7 @@ begin
   if not private.is_admin(auth.uid()) then
     raise exception 'Only admins can see the fleet' using errcode = '42501';
   end if;
-  return query
-    select coalesce(private.node_state_of(s.state, n.state, m.swept_at), s.state::text), count(*)::integer
-      from private.services s
-      left join private.node_status n on n.service_id = s.id
-      left join private.node_monitor m on true
-     where s.state <> 'deleted'
-     group by 1 order by 1;
+  return query select f.state, count(*)::integer from private.fleet f group by 1 order by 1;
 end
 $$;
 revoke all on function public.admin_fleet_counts() from public, anon;
