@@ -4,6 +4,9 @@ import { messages } from '../src/shared/validation';
 import { MOBILE, startApp, type TestApp } from './helpers/app';
 import { expectToast, holdRequests, stir } from './helpers/page-tools';
 
+const DESKTOP = { width: 1366, height: 850 } as const;
+const PHONE = { width: 390, height: 844 } as const;
+
 let app: TestApp;
 beforeAll(async () => {
   app = await startApp();
@@ -85,18 +88,112 @@ it('says "Something went wrong. Please try again later." when the server cannot 
   await expectToast(page, 'Something went wrong. Please try again later.');
 });
 
-it('loads the form\'s code only when the visitor stirs, and keeps what was typed before it arrived', async () => {
+it('loads the form\'s code only when the visitor stirs, with Send enabled before it, and keeps what was typed before it arrived', async () => {
   const { page } = await app.newPage();
   const scripts: string[] = [];
   page.on('request', (r) => {
     if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
   });
   await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
-  const before = scripts.length;
-  await expect(page.getByRole('button', { name: 'Send Message' }).isDisabled()).resolves.toBe(true);
+  expect(scripts.some((s) => s.includes('contact-form'))).toBe(false);
+  expect(await page.getByRole('button', { name: 'Send Message' }).isEnabled()).toBe(true);
+  const arrived = page.waitForResponse(/contact-form-[^/]*\.js$/);
   await page.getByLabel('Name').pressSequentially('Ada');
-  await page.getByRole('button', { name: 'Send Message' }).waitFor();
-  await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('button[type=submit]')!.disabled);
-  expect(scripts.length).toBeGreaterThan(before);
+  await arrived;
   await expect(page.getByLabel('Name').inputValue()).resolves.toBe('Ada');
+});
+
+/** The message shown under the field labelled `label` (the text its aria-describedby points at), or '' when none. */
+const messageUnder = (page: Page, label: string) =>
+  page.getByLabel(label, { exact: true }).evaluate((el) => {
+    const id = el.getAttribute('aria-describedby');
+    return id ? (document.getElementById(id)?.textContent ?? '') : '';
+  });
+const fields = ['Name', 'Email', 'Topic', 'Message'] as const;
+const shown = (page: Page) => Promise.all(fields.map((f) => messageUnder(page, f)));
+/** The form's own code, loaded on the first interaction. */
+const formCode = '**/assets/contact-form-*.js';
+const incomplete = [messages.contactNameShort, messages.email, messages.topic, messages.contactMessageShort];
+
+it.each([
+  ['1366 px', DESKTOP],
+  ['390 px', PHONE],
+])('has Send enabled before any input; a click on the empty form shows one message under each field, at %s', async (_l, viewport) => {
+  const { page } = await app.newPage(viewport);
+  await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
+  const before = await stored();
+  await expect(shown(page)).resolves.toEqual(['', '', '', '']);
+  expect(await page.getByRole('button', { name: 'Send Message' }).isEnabled()).toBe(true);
+  // The click itself brings the form's code, and the form answers it once the code is there.
+  await send(page);
+  await page.getByText(messages.topic).waitFor();
+  await expect(shown(page)).resolves.toEqual(incomplete);
+  // The most specific message, one at a time: a long name has only the "less than" one.
+  await fill(page, { name: 'x'.repeat(101) });
+  await page.getByText(messages.contactNameLong).waitFor();
+  await expect(shown(page)).resolves.toEqual([messages.contactNameLong, ...incomplete.slice(1)]);
+  expect(await stored()).toBe(before);
+});
+
+it('shows a field\'s message once the field is left, never because another field changed', async () => {
+  const { page } = await app.newPage(PHONE);
+  await page.goto(`${app.url}/contact`);
+  await stir(page);
+  await page.getByLabel('Name').fill('A');
+  await page.getByLabel('Email').focus();
+  await page.getByText(messages.contactNameShort).waitFor();
+  await page.getByLabel('Email').fill('ada@');
+  await page.getByLabel('Topic').selectOption('sales');
+  await page.getByLabel('Message').fill('Hi');
+  // Name was left with a problem; Email was left too; Message still has the focus.
+  await page.getByText(messages.email).waitFor();
+  await expect(shown(page)).resolves.toEqual([messages.contactNameShort, messages.email, '', '']);
+  // Back to Name: its message goes as it is mended, and Message, now left, shows its own.
+  await page.getByLabel('Name').fill('Ada');
+  await page.getByText(messages.contactNameShort).waitFor({ state: 'detached' });
+  await expect(shown(page)).resolves.toEqual(['', messages.email, '', messages.contactMessageShort]);
+});
+
+it.each([
+  ['1366 px', DESKTOP],
+  ['390 px', PHONE],
+])('counts what was typed before the form\'s code arrived: it validates and sends what the fields show, at %s', async (_l, viewport) => {
+  const { page } = await app.newPage(viewport);
+  // The form's code is held back until all is typed and Send pressed.
+  const release = await holdRequests(page, formCode);
+  await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
+  const before = await stored();
+  // As in the issue: a one-letter name, a bad e-mail and a short message at once, then Send.
+  await fill(page, { name: 'A', email: 'ada@', message: 'Too short' });
+  await send(page);
+  await expect(shown(page)).resolves.toEqual(['', '', '', '']);
+  release();
+  await page.getByText(messages.topic).waitFor();
+  await expect(shown(page)).resolves.toEqual(incomplete);
+  await expect(page.getByLabel('Name').inputValue()).resolves.toBe('A');
+  expect(await stored()).toBe(before);
+
+  // A whole message typed before the code arrives is sent as the fields show it.
+  const again = await app.newPage(viewport);
+  const releaseAgain = await holdRequests(again.page, formCode);
+  await again.page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
+  await fill(again.page, valid);
+  await send(again.page);
+  releaseAgain();
+  await expectToast(again.page, 'Thanks for contacting us!');
+  const { rows } = await app.server.deps.db.query<{ name: string; email: string; topic: string; message: string }>(
+    'select name, email, topic, message from public.contact_messages order by created_at desc limit 1',
+  );
+  expect(rows).toEqual([{ name: valid.name, email: valid.email, topic: valid.topic, message: valid.message }]);
+});
+
+it('checks a field left before the form\'s code arrived as soon as it arrives, and not the one still being typed in', async () => {
+  const { page } = await app.newPage(PHONE);
+  const release = await holdRequests(page, formCode);
+  await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });
+  await page.getByLabel('Name').fill('A');
+  await page.getByLabel('Email').fill('ada@');
+  release();
+  await page.getByText(messages.contactNameShort).waitFor();
+  await expect(shown(page)).resolves.toEqual([messages.contactNameShort, '', '', '']);
 });

@@ -44,12 +44,13 @@ describe('service page: Change key and Rename', () => {
     await expect(field.getAttribute('placeholder')).resolves.toBe('Enter your Master Node License Key');
     const save = dialog.getByRole('button', { name: 'Save key' });
     await field.fill('MN-1');
-    await dialog.getByText(messages.apiKeyMin(20)).waitFor();
+    await field.blur();
+    await dialog.getByText(messages.apiKeyMin(20, 'License key')).waitFor();
     await expect(save.isDisabled()).resolves.toBe(true);
     await field.fill('MN-1234-5678-ABCD-EFG$');
     await dialog.getByText('The licence key contains only letters, digits and hyphens').waitFor();
     await field.fill('');
-    await dialog.getByText(messages.apiKeyRequired).waitFor();
+    await dialog.getByText(messages.apiKeyRequired('License key')).waitFor();
 
     // A request that never reaches the server: the generic message.
     await context.route('**/rest/v1/rpc/manage_service_operation', (r) => r.abort());
@@ -103,13 +104,14 @@ describe('service page: Change key and Rename', () => {
     release();
     const field = dialog.getByLabel('API Key');
     const cases: [string, string][] = [
-      ['short=', messages.apiKeyDefaultLength],
-      [`${'B'.repeat(21)} ${'B'.repeat(21)}=`, messages.apiKeySpaces],
-      ['B'.repeat(44), messages.apiKeyDefaultEnding],
-      [`${'B'.repeat(42)}-=`, messages.apiKeyChars],
+      ['short=', messages.apiKeyDefaultLength()],
+      [`${'B'.repeat(21)} ${'B'.repeat(21)}=`, messages.apiKeySpaces()],
+      ['B'.repeat(44), messages.apiKeyDefaultEnding()],
+      [`${'B'.repeat(42)}-=`, messages.apiKeyChars()],
     ];
     for (const [key, message] of cases) {
       await field.fill(key);
+      await field.blur();
       await dialog.getByText(message, { exact: true }).waitFor();
     }
     await field.fill(`${'B'.repeat(39)}XYZ9=`);
@@ -149,6 +151,7 @@ describe('service page: Change key and Rename', () => {
     ];
     for (const [name, message] of refusals) {
       await field.fill(name);
+      await field.blur();
       await dialog.getByText(message, { exact: true }).waitFor();
       await expect(save.isDisabled()).resolves.toBe(true);
     }

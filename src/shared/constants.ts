@@ -21,6 +21,9 @@ export const TOP_UP_STEP = 0.01;
 /** Our own ceiling per purchase: a typo of extra zeros should not reach the payment provider. */
 export const TOP_UP_MAX = 10_000;
 
+/** The note an admin gives with added credit, shown in the user's billing history. */
+export const ADMIN_CREDIT_NOTE_MAX = 500;
+
 /** Monthly products extend by 1 to 6 months; others (quarterly) by 1 or 2 units of 3 months. */
 export const MONTHLY_INTERVAL = '1 MONTH';
 export const EXTEND_MONTHLY_MAX_MONTHS = 6;
@@ -64,3 +67,6 @@ export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'e
 
 /** Recovery codes for two-factor sign-in, made (and replaced) ten at a time. */
 export const RECOVERY_CODE_COUNT = 10;
+
+/** The longest name a user may give an authenticator app (the server takes up to 255). */
+export const AUTHENTICATOR_NAME_MAX = 64;

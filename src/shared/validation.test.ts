@@ -7,6 +7,9 @@ import {
   createServiceError,
   extendCost,
   extendMonthChoices,
+  adminCreditErrors,
+  keyLabel,
+  keyNoun,
   messages,
   purchaseCreditsSchema,
   resetPasswordSchema,
@@ -67,6 +70,36 @@ describe('form rules of spec §5', () => {
   });
 });
 
+const MASTER_NODE = { data_name: 'Master Node License Key', data_validation: { minimum_length: 20 } };
+
+describe('the key is named as its label names it', () => {
+  it.each<[Parameters<typeof keyLabel>[0], string, string]>([
+    [null, 'API Key', 'API key'],
+    [{}, 'API Key', 'API key'],
+    [{ data_name: '  ' }, 'API Key', 'API key'],
+    [{ data_name: 42 as unknown as string }, 'API Key', 'API key'],
+    [MASTER_NODE, 'Master Node License Key', 'License key'],
+    [{ data_name: 'Gala API Key' }, 'Gala API Key', 'API key'],
+    [{ data_name: 'Node ID' }, 'Node ID', 'Node ID'],
+    [{ data_name: 'Licence' }, 'Licence', 'Licence'],
+  ])('%j: label %j, messages say %j', (properties, label, noun) => {
+    expect(keyLabel(properties)).toBe(label);
+    expect(keyNoun(properties)).toBe(noun);
+  });
+
+  it('in every key message, and spec §5 words without a label', () => {
+    expect(messages.apiKeyRequired()).toBe('API key is required');
+    expect(messages.apiKeyInvalid()).toBe('Please provide a valid API key');
+    expect(messages.apiKeyDefaultLength()).toBe('API key must be 44-46 characters long');
+    expect(messages.apiKeyDefaultEnding()).toBe('API key must end with "="');
+    expect(messages.apiKeyMin(20, 'License key')).toBe('License key must be at least 20 characters long');
+    expect(messages.apiKeyMax(64, 'License key')).toBe('License key must be at most 64 characters long');
+    expect(messages.apiKeyEnding('==', 'License key')).toBe('License key must end with "=="');
+    expect(messages.apiKeySpaces('License key')).toBe('License key cannot contain spaces');
+    expect(messages.apiKeyChars('License key')).toBe('License key contains invalid characters');
+  });
+});
+
 describe('create submit checks, in the order of spec §5', () => {
   const valid: CreateServiceInput = {
     loggedIn: true, name: 'node-1', apiKey: `${'A'.repeat(43)}=`, productId: 'p', properties: null, price: 10, balance: 10, reusableAvailable: false,
@@ -77,12 +110,14 @@ describe('create submit checks, in the order of spec §5', () => {
     [{ name: '', apiKey: '' }, messages.serviceNameRequired],
     [{ name: 'a b', apiKey: '' }, messages.serviceNameSpaces],
     [{ name: 'Node-1', existingNames: ['other', 'NODE-1'], apiKey: '' }, messages.serviceNameTaken],
-    [{ apiKey: '', productId: null }, messages.apiKeyRequired],
+    [{ apiKey: '', productId: null }, messages.apiKeyRequired()],
     [{ productId: null, apiKey: 'bad' }, messages.planRequired],
-    [{ apiKey: 'bad', balance: 0 }, messages.apiKeyInvalid],
+    [{ apiKey: 'bad', balance: 0 }, messages.apiKeyInvalid()],
     [{ balance: 9.99 }, messages.insufficientFunds],
     [{ balance: 0, reusableAvailable: true }, null],
     [{ balance: 0, price: 0 }, null],
+    [{ apiKey: '', properties: MASTER_NODE }, 'License key is required'],
+    [{ apiKey: 'MN-1', properties: MASTER_NODE }, 'Please provide a valid License key'],
   ])('%j → %s', (change, expected) => {
     expect(createServiceError({ ...valid, ...change })).toBe(expected);
   });
@@ -100,6 +135,20 @@ describe('extension choices of spec §9', () => {
     expect(extendCost(10, '1 MONTH', 3)).toBe(30);
     expect(extendCost(30, '3 MONTH', 6)).toBe(60);
     expect(messages.insufficientCreditsDetail(20, 5)).toBe('You need $20.00 but only have $5.00');
+  });
+});
+
+describe('admin add credit, in admin_add_credit\'s words', () => {
+  it.each<[number, string, { amount: string | null; note: string | null }]>([
+    [10, 'Goodwill', { amount: null, note: null }],
+    [0.07, 'Goodwill', { amount: null, note: null }],
+    [Number.NaN, '', { amount: messages.adminCreditAmount, note: messages.adminCreditNote }],
+    [0, ' ', { amount: messages.adminCreditAmount, note: messages.adminCreditNote }],
+    [-5, 'x', { amount: messages.adminCreditAmount, note: null }],
+    [1.005, 'x', { amount: messages.adminCreditAmount, note: null }],
+    [1, 'x'.repeat(501), { amount: null, note: messages.adminCreditNote }],
+  ])('%s with note %j', (amount, note, expected) => {
+    expect(adminCreditErrors(amount, note)).toEqual(expected);
   });
 });
 

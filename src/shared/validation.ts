@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ADMIN_CREDIT_NOTE_MAX,
   CONTACT_MESSAGE_MAX,
   CONTACT_MESSAGE_MIN,
   CONTACT_NAME_MAX,
@@ -19,6 +20,9 @@ import {
   TOP_UP_MIN,
   TOP_UP_STEP,
 } from './constants';
+
+/** What the key is called in messages when its plan's label does not say (spec §5). */
+const API_KEY = 'API key';
 
 /**
  * Every rule and message of spec §5, once. The SQL functions in db/migrations raise the same
@@ -47,18 +51,19 @@ export const messages = {
   serviceNameEdges: 'Service name cannot start or end with a hyphen or underscore',
   serviceNameTaken: 'A service with this name already exists',
   serviceNameHint: '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _',
-  apiKeyDefaultLength: `API key must be ${DEFAULT_API_KEY_MIN}-${DEFAULT_API_KEY_MAX} characters long`,
-  apiKeySpaces: 'API key cannot contain spaces',
-  apiKeyDefaultEnding: `API key must end with "${DEFAULT_API_KEY_ENDING}"`,
-  apiKeyChars: 'API key contains invalid characters',
-  apiKeyMin: (n: number) => `API key must be at least ${n} characters long`,
-  apiKeyMax: (n: number) => `API key must be at most ${n} characters long`,
-  apiKeyEnding: (x: string) => `API key must end with "${x}"`,
+  /** Key messages name the key as its plan's label does (keyNoun): "API key" unless the plan says otherwise. */
+  apiKeyDefaultLength: (field = API_KEY) => `${field} must be ${DEFAULT_API_KEY_MIN}-${DEFAULT_API_KEY_MAX} characters long`,
+  apiKeySpaces: (field = API_KEY) => `${field} cannot contain spaces`,
+  apiKeyDefaultEnding: (field = API_KEY) => `${field} must end with "${DEFAULT_API_KEY_ENDING}"`,
+  apiKeyChars: (field = API_KEY) => `${field} contains invalid characters`,
+  apiKeyMin: (n: number, field = API_KEY) => `${field} must be at least ${n} characters long`,
+  apiKeyMax: (n: number, field = API_KEY) => `${field} must be at most ${n} characters long`,
+  apiKeyEnding: (x: string, field = API_KEY) => `${field} must end with "${x}"`,
   notLoggedIn: 'You must be logged in to create a service',
   serviceNameRequired: 'Service name is required',
-  apiKeyRequired: 'API key is required',
+  apiKeyRequired: (field = API_KEY) => `${field} is required`,
   planRequired: 'Please select a service plan',
-  apiKeyInvalid: 'Please provide a valid API key',
+  apiKeyInvalid: (field = API_KEY) => `Please provide a valid ${field}`,
   insufficientFunds: 'Insufficient funds and no reusable services available. Please purchase more credits.',
   extendProductRequired: 'Please select a product to extend with',
   insufficientCredits: 'Insufficient Credits',
@@ -67,6 +72,9 @@ export const messages = {
   topUpMax: `Maximum purchase is $${TOP_UP_MAX.toLocaleString('en-US')}`,
   topUpAmount: 'The amount must be a number of dollars with at most 2 decimals',
   topUpMismatch: 'The amount and the credits must be the same',
+  /** Admin › Add credit, in admin_add_credit's words. */
+  adminCreditAmount: 'The amount must be a positive number of dollars with at most two decimals',
+  adminCreditNote: `A note of 1 to ${ADMIN_CREDIT_NOTE_MAX} characters is required`,
   notAuthenticated: 'User not authenticated',
   purchaseForOther: 'You can only buy credits for yourself',
   accountEmailMismatch: 'The e-mail address does not match your account',
@@ -172,26 +180,45 @@ export function parseProperties(text: string | null | undefined): ProductPropert
   }
 }
 
+/** The key field's label: the plan's data_name, else "API Key" (spec §5). */
+export function keyLabel(properties: ProductProperties | null): string {
+  const name = properties?.data_name;
+  return (typeof name === 'string' && name.trim()) || 'API Key';
+}
+
+/**
+ * What key messages call the key, so that they match the label: the label's last two words, the
+ * second in lower case unless it is an acronym ("Master Node License Key" → "License key",
+ * "API Key" → "API key"). private.key_noun in the database says the same.
+ */
+export function keyNoun(properties: ProductProperties | null): string {
+  const words = keyLabel(properties).split(/ +/);
+  if (words.length === 1) return words[0]!;
+  const last = words[words.length - 1]!;
+  return `${words[words.length - 2]!} ${last === last.toUpperCase() ? last : last.toLowerCase()}`;
+}
+
 /**
  * The first broken API-key rule, or null when the key is valid: the plan's own rule when its
  * properties define data_validation, else the default rule. `valid_chars` is a regular-expression
  * character class body (e.g. "A-Za-z0-9") that every character must match.
  */
 export function apiKeyError(key: string, properties: ProductProperties | null): string | null {
+  const field = keyNoun(properties);
   const rule = properties?.data_validation;
   if (!rule) {
-    if (length(key) < DEFAULT_API_KEY_MIN || length(key) > DEFAULT_API_KEY_MAX) return messages.apiKeyDefaultLength;
-    if (WHITESPACE.test(key)) return messages.apiKeySpaces;
-    if (!key.endsWith(DEFAULT_API_KEY_ENDING)) return messages.apiKeyDefaultEnding;
-    if (!/^[A-Za-z0-9+/=]+$/.test(key)) return messages.apiKeyChars;
+    if (length(key) < DEFAULT_API_KEY_MIN || length(key) > DEFAULT_API_KEY_MAX) return messages.apiKeyDefaultLength(field);
+    if (WHITESPACE.test(key)) return messages.apiKeySpaces(field);
+    if (!key.endsWith(DEFAULT_API_KEY_ENDING)) return messages.apiKeyDefaultEnding(field);
+    if (!/^[A-Za-z0-9+/=]+$/.test(key)) return messages.apiKeyChars(field);
     return null;
   }
-  if (rule.minimum_length !== undefined && length(key) < rule.minimum_length) return messages.apiKeyMin(rule.minimum_length);
-  if (rule.maximum_length !== undefined && length(key) > rule.maximum_length) return messages.apiKeyMax(rule.maximum_length);
+  if (rule.minimum_length !== undefined && length(key) < rule.minimum_length) return messages.apiKeyMin(rule.minimum_length, field);
+  if (rule.maximum_length !== undefined && length(key) > rule.maximum_length) return messages.apiKeyMax(rule.maximum_length, field);
   if (rule.valid_chars !== undefined && !new RegExp(`^[${rule.valid_chars}]*$`).test(key)) {
-    return properties?.data_description || messages.apiKeyChars;
+    return properties?.data_description || messages.apiKeyChars(field);
   }
-  if (rule.ends_with !== undefined && !key.endsWith(rule.ends_with)) return messages.apiKeyEnding(rule.ends_with);
+  if (rule.ends_with !== undefined && !key.endsWith(rule.ends_with)) return messages.apiKeyEnding(rule.ends_with, field);
   return null;
 }
 
@@ -216,9 +243,10 @@ export function createServiceError(i: CreateServiceInput): string | null {
   const nameError = serviceNameError(i.name);
   if (nameError) return nameError;
   if (i.existingNames?.some((n) => n.toLowerCase() === i.name.toLowerCase())) return messages.serviceNameTaken;
-  if (i.apiKey === '') return messages.apiKeyRequired;
+  // Before a plan is chosen its properties are null and the key is an "API key".
+  if (i.apiKey === '') return messages.apiKeyRequired(keyNoun(i.properties));
   if (!i.productId) return messages.planRequired;
-  if (apiKeyError(i.apiKey, i.properties)) return messages.apiKeyInvalid;
+  if (apiKeyError(i.apiKey, i.properties)) return messages.apiKeyInvalid(keyNoun(i.properties));
   if (!canFund(i)) return messages.insufficientFunds;
   return null;
 }
@@ -240,6 +268,16 @@ export function extendMonthChoices(renewInterval: string | null): number[] {
 export function extendCost(price: number, renewInterval: string | null, months: number): number {
   const units = renewInterval === MONTHLY_INTERVAL ? months : months / EXTEND_QUARTER_MONTHS;
   return Math.round(price * units * 100) / 100;
+}
+
+/** Admin › Add credit: each field's message, or null; admin_add_credit checks the same. */
+export function adminCreditErrors(amount: number, note: string): { amount: string | null; note: string | null } {
+  // 0.07 * 100 is 7.000000000000001 in floating point: whole cents within a rounding error.
+  const wholeCents = Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
+  return {
+    amount: Number.isFinite(amount) && amount > 0 && wholeCents ? null : messages.adminCreditAmount,
+    note: note.trim() === '' || Array.from(note).length > ADMIN_CREDIT_NOTE_MAX ? messages.adminCreditNote : null,
+  };
 }
 
 /** A top-up in dollars; `typeMessage` is what a value that is not a number reads. */

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { loadInitialRoute } from './app/routes';
+import { leftFirstPage } from './lib/deferred-hydration';
 import './index.css';
 
 const container = document.getElementById('root')!;
@@ -15,7 +16,11 @@ void loadInitialRoute(window.location.pathname).then((initial) => {
       </BrowserRouter>
     </StrictMode>
   );
-  // A prerendered page is hydrated; the shell of client-only routes (200.html) is rendered.
+  // A prerendered page is hydrated; the shell of client-only routes (200.html) is rendered, and
+  // with no server HTML to keep, nothing waits for an interaction (a redirect to /login gives none).
   if (container.hasChildNodes()) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  else {
+    leftFirstPage();
+    createRoot(container).render(app);
+  }
 });

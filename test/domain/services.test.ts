@@ -37,7 +37,7 @@ describe('create_service_securely', () => {
   it('answers every spec §5 message, in order, and changes nothing', async () => {
     const u = await createTestUser(s, { credits: 100 });
     expect((await create(u, 'Taken-1')).error).toBeNull();
-    const key = messages.apiKeyInvalid;
+    const key = messages.apiKeyInvalid();
     const cases: [string, string, string | null, string, string | null][] = [
       ['', GALA_KEY, TOWN_STAR, messages.serviceNameRequired, null],
       ['   ', '', null, messages.serviceNameRequired, null],
@@ -48,16 +48,18 @@ describe('create_service_securely', () => {
       ['_node', GALA_KEY, TOWN_STAR, messages.serviceNameEdges, null],
       // Uniqueness is part of "name valid" (step 3): it comes before the key and the plan.
       ['taken-1', '', null, messages.serviceNameTaken, null],
-      ['node1', '', null, messages.apiKeyRequired, null],
+      ['node1', '', null, messages.apiKeyRequired(), null],
       ['node1', 'short=', null, messages.planRequired, null],
       ['node1', GALA_KEY, '00000000-0000-4000-8000-0000000000ff', messages.planRequired, null],
-      ['node1', 'short=', TOWN_STAR, key, messages.apiKeyDefaultLength],
-      [`node1`, `${'A'.repeat(21)} ${'A'.repeat(21)}=`, TOWN_STAR, key, messages.apiKeySpaces],
-      ['node1', 'A'.repeat(44), TOWN_STAR, key, messages.apiKeyDefaultEnding],
-      ['node1', `${'A'.repeat(42)}-=`, TOWN_STAR, key, messages.apiKeyChars],
-      ['node1', 'MN-1', MASTER_NODE, key, messages.apiKeyMin(20)],
-      ['node1', 'M'.repeat(65), MASTER_NODE, key, messages.apiKeyMax(64)],
-      ['node1', GALA_KEY, MASTER_NODE, key, 'The licence key contains only letters, digits and hyphens'],
+      ['node1', 'short=', TOWN_STAR, key, messages.apiKeyDefaultLength()],
+      [`node1`, `${'A'.repeat(21)} ${'A'.repeat(21)}=`, TOWN_STAR, key, messages.apiKeySpaces()],
+      ['node1', 'A'.repeat(44), TOWN_STAR, key, messages.apiKeyDefaultEnding()],
+      ['node1', `${'A'.repeat(42)}-=`, TOWN_STAR, key, messages.apiKeyChars()],
+      // The Master Node's key is a "License key", as its label says.
+      ['node1', '', MASTER_NODE, messages.apiKeyRequired('License key'), null],
+      ['node1', 'MN-1', MASTER_NODE, messages.apiKeyInvalid('License key'), messages.apiKeyMin(20, 'License key')],
+      ['node1', 'M'.repeat(65), MASTER_NODE, messages.apiKeyInvalid('License key'), messages.apiKeyMax(64, 'License key')],
+      ['node1', GALA_KEY, MASTER_NODE, messages.apiKeyInvalid('License key'), 'The licence key contains only letters, digits and hyphens'],
     ];
     for (const [name, apiKey, product, message, details] of cases) {
       const { error, status } = await create(u, name, apiKey, product);
@@ -182,7 +184,7 @@ describe('deleting, reuse and reactivation', () => {
     const flags = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { is_installed: true } });
     expect(flags.error?.message).toBe('Only name, description and api_key can be updated');
     const badKey = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { api_key: 'short=' } });
-    expect(badKey.error).toMatchObject({ message: messages.apiKeyInvalid, details: messages.apiKeyDefaultLength });
+    expect(badKey.error).toMatchObject({ message: messages.apiKeyInvalid(), details: messages.apiKeyDefaultLength() });
     const notText = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { name: 42 } });
     expect(notText.error?.message).toBe('name, description and api_key must be text');
     const ok = await u.client.rpc('manage_service_operation', { p_service_id: a.id, p_operation: 'update', p_updates: { description: 'renamed' } });

@@ -30,27 +30,36 @@ const masterNode = JSON.stringify({
 });
 const withEnding = JSON.stringify({ data_validation: { minimum_length: 4, ends_with: '==' } });
 const noDescription = JSON.stringify({ data_validation: { valid_chars: 'a-z' } });
+const walletLabel = JSON.stringify({ data_name: ' Wallet  Access Token ', data_validation: { valid_chars: 'a-z', ends_with: '.' } });
+const acronymLabel = JSON.stringify({ data_name: 'Node ID', data_validation: { minimum_length: 4 } });
+const oneWordLabel = JSON.stringify({ data_name: 'Licence' });
 
 const keys: [string, string | null, string | null][] = [
-  ['A'.repeat(43), null, messages.apiKeyDefaultLength],
-  ['A'.repeat(47), null, messages.apiKeyDefaultLength],
-  [`${'A'.repeat(20)} ${'A'.repeat(22)}=`, null, messages.apiKeySpaces],
-  ['A'.repeat(44), null, messages.apiKeyDefaultEnding],
-  [`${'A'.repeat(42)}-=`, null, messages.apiKeyChars],
+  ['A'.repeat(43), null, messages.apiKeyDefaultLength()],
+  ['A'.repeat(47), null, messages.apiKeyDefaultLength()],
+  [`${'A'.repeat(20)} ${'A'.repeat(22)}=`, null, messages.apiKeySpaces()],
+  ['A'.repeat(44), null, messages.apiKeyDefaultEnding()],
+  [`${'A'.repeat(42)}-=`, null, messages.apiKeyChars()],
   [`${'A'.repeat(43)}=`, null, null],
-  [`${'😀'.repeat(44)}=`, null, messages.apiKeyChars],
-  [`${'A'.repeat(42)}\u2003=`, null, messages.apiKeySpaces],
+  [`${'😀'.repeat(44)}=`, null, messages.apiKeyChars()],
+  [`${'A'.repeat(42)}\u2003=`, null, messages.apiKeySpaces()],
   [`${'a+/9'.repeat(11)}==`, null, null],
   [`${'A'.repeat(43)}=`, '{not json', null],
-  ['A'.repeat(44), '["an array"]', messages.apiKeyDefaultEnding],
-  ['MN-1234', masterNode, messages.apiKeyMin(20)],
-  ['M'.repeat(65), masterNode, messages.apiKeyMax(64)],
+  ['A'.repeat(44), '["an array"]', messages.apiKeyDefaultEnding()],
+  // The Master Node's label says "License Key": so do its messages.
+  ['MN-1234', masterNode, messages.apiKeyMin(20, 'License key')],
+  ['M'.repeat(65), masterNode, messages.apiKeyMax(64, 'License key')],
   ['MN_1234_5678_ABCD_EFGH', masterNode, 'The licence key contains only letters, digits and hyphens'],
   ['MN-1234-5678-ABCD-EFGH', masterNode, null],
   ['abc', withEnding, messages.apiKeyMin(4)],
   ['abcd=', withEnding, messages.apiKeyEnding('==')],
   ['abc==', withEnding, null],
-  ['ABC', noDescription, messages.apiKeyChars],
+  ['ABC', noDescription, messages.apiKeyChars()],
+  ['ABC', walletLabel, messages.apiKeyChars('Access token')],
+  ['abc', walletLabel, messages.apiKeyEnding('.', 'Access token')],
+  ['abc', acronymLabel, messages.apiKeyMin(4, 'Node ID')],
+  ['A'.repeat(44), oneWordLabel, messages.apiKeyDefaultEnding('Licence')],
+  ['A'.repeat(44), JSON.stringify({ data_name: 42 }), messages.apiKeyDefaultEnding()],
 ];
 
 // The create dialog's submit checks (spec §5, in order) against create_service_securely itself.
@@ -60,10 +69,11 @@ const creates: [string, string, string | null, string | null][] = [
   ['x', '', null, messages.serviceNameShort],
   ['bad name', '', null, messages.serviceNameSpaces],
   ['TAKEN', '', null, messages.serviceNameTaken],
-  ['fresh', '', null, messages.apiKeyRequired],
+  ['fresh', '', null, messages.apiKeyRequired()],
+  ['fresh', '', MASTER_NODE, messages.apiKeyRequired('License key')],
   ['fresh', 'anything', null, messages.planRequired],
-  ['fresh', 'short=', TOWN_STAR, messages.apiKeyInvalid],
-  ['fresh', GALA_KEY, MASTER_NODE, messages.apiKeyInvalid],
+  ['fresh', 'short=', TOWN_STAR, messages.apiKeyInvalid()],
+  ['fresh', GALA_KEY, MASTER_NODE, messages.apiKeyInvalid('License key')],
   ['fresh', GALA_KEY, TOWN_STAR, messages.insufficientFunds],
   ['fresh', LICENCE_KEY, MASTER_NODE, null],
 ];

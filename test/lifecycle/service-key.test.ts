@@ -75,19 +75,21 @@ it('answers the creation rules for the key, the plan rule included, and changes 
   const u = await createTestUser(s, { credits: 20 });
   const town = await createActive(u, 'rules-1');
   const master = await createActive(u, 'rules-2', MASTER_NODE, LICENCE_KEY);
-  const cases: [string, string, string | null][] = [
-    [town, '', null],
-    [town, 'short=', messages.apiKeyDefaultLength],
-    [town, `${'A'.repeat(21)} ${'A'.repeat(21)}=`, messages.apiKeySpaces],
-    [town, 'A'.repeat(44), messages.apiKeyDefaultEnding],
-    [town, `${'A'.repeat(42)}-=`, messages.apiKeyChars],
-    [master, 'MN-1', messages.apiKeyMin(20)],
-    [master, 'M'.repeat(65), messages.apiKeyMax(64)],
+  const license = 'License key';
+  const cases: [string, string, string, string | null][] = [
+    [town, '', messages.apiKeyRequired(), null],
+    [town, 'short=', messages.apiKeyInvalid(), messages.apiKeyDefaultLength()],
+    [town, `${'A'.repeat(21)} ${'A'.repeat(21)}=`, messages.apiKeyInvalid(), messages.apiKeySpaces()],
+    [town, 'A'.repeat(44), messages.apiKeyInvalid(), messages.apiKeyDefaultEnding()],
+    [town, `${'A'.repeat(42)}-=`, messages.apiKeyInvalid(), messages.apiKeyChars()],
+    // The Master Node's key is a "License key", as its label says.
+    [master, '', messages.apiKeyRequired(license), null],
+    [master, 'MN-1', messages.apiKeyInvalid(license), messages.apiKeyMin(20, license)],
+    [master, 'M'.repeat(65), messages.apiKeyInvalid(license), messages.apiKeyMax(64, license)],
   ];
-  for (const [id, key, details] of cases) {
+  for (const [id, key, message, details] of cases) {
     const { error } = await update(u, id, { api_key: key });
-    if (details === null) expect(error?.message, key).toBe(messages.apiKeyRequired);
-    else expect(error, key).toMatchObject({ message: messages.apiKeyInvalid, details });
+    expect({ key, message: error?.message, details: error?.details || null }).toEqual({ key, message, details });
   }
   expect(await keyOf(u, town)).toBe(GALA_KEY);
   expect(await keyOf(u, master)).toBe(LICENCE_KEY);

@@ -1,31 +1,31 @@
 import { lazy, useSyncExternalStore, type ComponentType } from 'react';
 
-// True while the browser shows the page it loaded: React hydrates Suspense boundaries after the
-// first commit, so "hydrating" lasts until the first client-side navigation (see App).
-let onFirstPage = typeof window !== 'undefined';
+let start!: () => void;
+/** Resolves on the visitor's first sign of life, or as soon as the page shown is not the one the browser loaded. */
+const started = new Promise<void>((resolve) => (start = resolve));
 
-/** Called on the first client-side navigation: from then on, deferred parts load at once. */
-export function leftFirstPage(): void {
-  onFirstPage = false;
+if (typeof document === 'undefined') {
+  // Prerendering: the part's HTML is what the page is written for.
+  start();
+} else {
+  // A pointer moving or pressing, a touch, a key, a focus. A moving pointer counts so that the code
+  // is usually there before a click.
+  const events = ['pointermove', 'pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+  const go = () => {
+    for (const e of events) document.removeEventListener(e, go, true);
+    start();
+  };
+  for (const e of events) document.addEventListener(e, go, { capture: true, passive: true });
 }
 
-let interaction: Promise<void> | undefined;
-
 /**
- * The visitor's first sign of life anywhere on the page: a pointer moving or pressing, a touch, a
- * key, a focus. A moving pointer counts so that the code is there before a click on a (still
- * disabled) submit button.
+ * Called when the page shown stops being the browser's prerendered one: on a client-side
+ * navigation or redirect, and when there was no prerendered HTML at all. There is no server HTML
+ * to keep then, only a spinner, and no interaction to wait for (a redirect gives none): deferred
+ * parts load at once, including any already waiting.
  */
-function firstInteraction(): Promise<void> {
-  interaction ??= new Promise((resolve) => {
-    const events = ['pointermove', 'pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
-    const go = () => {
-      for (const e of events) document.removeEventListener(e, go, true);
-      resolve();
-    };
-    for (const e of events) document.addEventListener(e, go, { capture: true, passive: true });
-  });
-  return interaction;
+export function leftFirstPage(): void {
+  start();
 }
 
 /**
@@ -37,9 +37,33 @@ function firstInteraction(): Promise<void> {
  */
 export function deferUntilInteraction<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   return lazy(async () => {
-    if (onFirstPage) await firstInteraction();
+    await started;
     return { default: await load() };
   });
+}
+
+const liveForms = new WeakSet<HTMLFormElement>();
+const sentEarly = new WeakSet<HTMLFormElement>();
+
+// A submit before the form's code arrived (a click on Send) reaches no handler: it is remembered
+// here, so that the form answers it once it runs (formArrived).
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'submit',
+    (e) => {
+      if (e.target instanceof HTMLFormElement && !liveForms.has(e.target)) sentEarly.add(e.target);
+    },
+    true,
+  );
+}
+
+/**
+ * Called by a deferred form when its code runs (in its ref, within the commit that hydrates it):
+ * from then on React handles its submits. True when the visitor already asked to send it.
+ */
+export function formArrived(form: HTMLFormElement): boolean {
+  liveForms.add(form);
+  return sentEarly.delete(form);
 }
 
 const noSubscription = () => () => undefined;

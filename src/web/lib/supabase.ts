@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { fetchAppConfig } from './app-config';
+import { fetchRememberingRetryAfter } from './retry-after';
 
 /** Where supabase-js keeps the session; read directly to know, without loading the library, if anyone is signed in. */
 export const AUTH_STORAGE_KEY = 'nodeharbor-auth';
@@ -16,6 +17,7 @@ export function getSupabase(): Promise<SupabaseClient> {
     // Spec §4: a persisted session, refreshed automatically, never read from the URL by the library.
     const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
       auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false, storageKey: AUTH_STORAGE_KEY },
+      global: { fetch: fetchRememberingRetryAfter },
     });
     for (const listener of readyListeners) listener(supabase);
     return supabase;

@@ -11,8 +11,10 @@ import { useUpdateProfile } from '../api/update-profile';
 
 type Values = { full_name: string; company: string; company_vat: string };
 const toValues = (p: Profile): Values => ({ full_name: p.full_name ?? '', company: p.company ?? '', company_vat: p.company_vat ?? '' });
+// Read-only, not disabled: a value in the page's own colour, still labelled, focusable and copyable, not a faded placeholder.
+const valueClass = 'read-only:border-transparent read-only:bg-muted';
 
-/** Personal info: read until Edit; the e-mail is never editable (spec §5). */
+/** Personal info: read-only values until Edit; the e-mail is never editable (spec §5). */
 export function PersonalInfoForm({ profile, email }: { profile: Profile; email: string }) {
   const [editing, setEditing] = useState(false);
   const update = useUpdateProfile(profile.id);
@@ -41,19 +43,19 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
       </div>
       <form onSubmit={onSubmit} className="mt-6 space-y-4">
         <FormField id="account-name" label="Full name">
-          <Input id="account-name" autoComplete="name" maxLength={200} disabled={!editing} {...form.register('full_name')} />
+          <Input id="account-name" autoComplete="name" maxLength={200} readOnly={!editing} className={valueClass} {...form.register('full_name')} />
         </FormField>
         <FormField id="account-email" label="Email">
-          <Input id="account-email" type="email" value={email} readOnly disabled aria-describedby="account-email-note" />
+          <Input id="account-email" type="email" value={email} readOnly className={valueClass} aria-describedby="account-email-note" />
         </FormField>
         <p id="account-email-note" className="-mt-2 text-xs text-muted-foreground">
           The e-mail address cannot be changed here.
         </p>
         <FormField id="account-company" label="Company">
-          <Input id="account-company" autoComplete="organization" maxLength={200} disabled={!editing} {...form.register('company')} />
+          <Input id="account-company" autoComplete="organization" maxLength={200} readOnly={!editing} className={valueClass} {...form.register('company')} />
         </FormField>
         <FormField id="account-vat" label="VAT ID">
-          <Input id="account-vat" maxLength={50} disabled={!editing} {...form.register('company_vat')} />
+          <Input id="account-vat" maxLength={50} readOnly={!editing} className={valueClass} {...form.register('company_vat')} />
         </FormField>
         <div className="flex gap-2">
           {editing ? (

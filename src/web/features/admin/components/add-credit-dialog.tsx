@@ -1,10 +1,13 @@
+import { ADMIN_CREDIT_NOTE_MAX } from '@shared/constants';
+import { adminCreditErrors } from '@shared/validation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { FormField, InputField } from '@/components/ui/form-field';
+import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
 import { Textarea } from '@/components/ui/input';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { useTouchedFields } from '@/lib/use-touched-fields';
 import { useAddCredit } from '../api/add-credit';
 
 export function AddCreditDialog({ user }: { user: { user_id: string; email: string } }) {
@@ -32,9 +35,12 @@ function AddCreditForm({ user, onDone }: { user: { user_id: string; email: strin
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
   const [idempotencyKey] = useState(() => crypto.randomUUID());
-  const value = Number(amount);
-  const amountError = amount !== '' && !(value > 0 && Math.round(value * 100) === value * 100) ? 'Enter a positive amount with at most two decimals' : undefined;
-  const valid = amount !== '' && !amountError && note.trim() !== '';
+  const { isTouched, track } = useTouchedFields<'amount' | 'note'>();
+  const value = amount.trim() === '' ? Number.NaN : Number(amount);
+  const problems = adminCreditErrors(value, note);
+  // Submit waits for both fields, so a field speaks once it has been left.
+  const shown = (field: 'amount' | 'note') => (isTouched(field) && problems[field]) || undefined;
+  const valid = !problems.amount && !problems.note;
 
   const submit = async () => {
     try {
@@ -55,9 +61,26 @@ function AddCreditForm({ user, onDone }: { user: { user_id: string; email: strin
         if (valid) void submit();
       }}
     >
-      <InputField id="credit-amount" label="Amount (USD)" error={amountError} type="number" min={0.01} step={0.01} value={amount} onChange={(e) => setAmount(e.target.value)} />
-      <FormField id="credit-note" label="Note">
-        <Textarea id="credit-note" maxLength={500} className="min-h-20" value={note} onChange={(e) => setNote(e.target.value)} />
+      <InputField
+        id="credit-amount"
+        label="Amount (USD)"
+        error={shown('amount')}
+        type="number"
+        min={0.01}
+        step={0.01}
+        value={amount}
+        wrapper={track('amount')}
+        onChange={(e) => setAmount(e.target.value)}
+      />
+      <FormField id="credit-note" label="Note" error={shown('note')} wrapper={track('note')}>
+        <Textarea
+          id="credit-note"
+          maxLength={ADMIN_CREDIT_NOTE_MAX}
+          className="min-h-20"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          {...invalidProps('credit-note', shown('note'))}
+        />
       </FormField>
       <Button type="submit" className="w-full" disabled={!valid || add.isPending}>
         {add.isPending ? 'Adding...' : 'Add credit'}

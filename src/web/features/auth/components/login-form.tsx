@@ -4,13 +4,13 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { needsSecondFactor } from '@/features/auth/mfa';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
-import { useHydrated } from '@/lib/deferred-hydration';
+import { useDeferredForm } from '@/lib/use-deferred-form';
 
 type SignInInput = z.input<typeof signInSchema>;
 
@@ -18,12 +18,10 @@ export function LoginForm() {
   const navigate = useNavigate();
   // No defaultValues: the form hydrates after the visitor's first keystrokes (deferred), and
   // react-hook-form would write the defaults over what they typed; it reads the fields instead.
-  const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema) });
+  const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema), mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
-  // Until the page runs, pressing Enter or the button would submit the form natively.
-  const hydrated = useHydrated();
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+  const formProps = useDeferredForm(form, async ({ email, password }) => {
     try {
       const supabase = await getSupabase();
       const { data, error } = await supabase.auth.signInWithPassword({ email, password });
@@ -38,7 +36,7 @@ export function LoginForm() {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} noValidate className="space-y-4">
       <InputField id="login-email" label="Email" error={errors.email?.message} type="email" autoComplete="email" {...form.register('email')} />
       <InputField
         id="login-password"
@@ -48,7 +46,7 @@ export function LoginForm() {
         autoComplete="current-password"
         {...form.register('password')}
       />
-      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
+      <Button type="submit" disabled={isSubmitting} className="w-full" {...keepFocusOnPress}>
         {isSubmitting ? 'Signing in...' : 'Sign In'}
       </Button>
     </form>

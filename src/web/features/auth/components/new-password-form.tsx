@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { getSupabase } from '@/lib/supabase';
 import { errorText } from '@/lib/error-text';
@@ -16,10 +16,17 @@ type NewPasswordInput = z.input<typeof resetPasswordSchema>;
 /** Sets the new password on the recovery session, then signs out and goes to /login (spec §4). */
 export function NewPasswordForm() {
   const navigate = useNavigate();
-  const form = useForm<NewPasswordInput>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } });
+  const form = useForm<NewPasswordInput>({
+    resolver: zodResolver(resetPasswordSchema),
+    mode: 'onTouched',
+    defaultValues: { password: '', confirmPassword: '' },
+  });
   const { errors, isSubmitting } = form.formState;
   // Until the page runs, pressing Enter or the button would submit the form natively.
   const hydrated = useHydrated();
+
+  // A confirmation already given is checked again once the password it must match is left.
+  const recheckConfirmation = () => void (form.getFieldState('confirmPassword').isTouched && form.trigger('confirmPassword'));
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
@@ -36,7 +43,14 @@ export function NewPasswordForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <InputField id="new-password" label="New password" error={errors.password?.message} type="password" autoComplete="new-password" {...form.register('password')} />
+      <InputField
+        id="new-password"
+        label="New password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="new-password"
+        {...form.register('password', { onBlur: recheckConfirmation })}
+      />
       <InputField
         id="confirm-password"
         label="Confirm new password"
@@ -45,7 +59,7 @@ export function NewPasswordForm() {
         autoComplete="new-password"
         {...form.register('confirmPassword')}
       />
-      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full" {...keepFocusOnPress}>
         {isSubmitting ? 'Updating password...' : 'Update password'}
       </Button>
     </form>

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
-import { useHydrated } from '@/lib/deferred-hydration';
+import { useDeferredForm } from '@/lib/use-deferred-form';
 
 const schema = z.object({ email: z.string().trim().email(messages.email) });
 
@@ -20,12 +20,10 @@ export function ResetRequestForm() {
   const [sent, setSent] = useState(false);
   // No defaultValues: the form hydrates after the visitor's first keystrokes (deferred), and
   // react-hook-form would write the defaults over what they typed; it reads the fields instead.
-  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema) });
+  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
-  // Until the page runs, pressing Enter or the button would submit the form natively.
-  const hydrated = useHydrated();
 
-  const onSubmit = form.handleSubmit(async ({ email }) => {
+  const formProps = useDeferredForm(form, async ({ email }) => {
     try {
       const supabase = await getSupabase();
       const { error } = await supabase.auth.resetPasswordForEmail(email, { redirectTo: `${window.location.origin}${paths.resetPasswordConfirm}` });
@@ -45,9 +43,9 @@ export function ResetRequestForm() {
     );
   }
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} noValidate className="space-y-4">
       <InputField id="reset-email" label="Email" error={errors.email?.message} type="email" autoComplete="email" {...form.register('email')} />
-      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
+      <Button type="submit" disabled={isSubmitting} className="w-full" {...keepFocusOnPress}>
         {isSubmitting ? 'Checking email...' : 'Send reset link'}
       </Button>
     </form>

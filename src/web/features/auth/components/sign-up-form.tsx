@@ -3,7 +3,7 @@ import { signUpSchema } from '@shared/validation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
@@ -15,6 +15,7 @@ type SignUpInput = z.input<typeof signUpSchema>;
 export function SignUpForm() {
   const form = useForm<SignUpInput>({
     resolver: zodResolver(signUpSchema),
+    mode: 'onTouched',
     defaultValues: { email: '', password: '', confirmPassword: '', fullName: '' },
   });
   const { errors, isSubmitting } = form.formState;
@@ -33,8 +34,17 @@ export function SignUpForm() {
     }
   });
 
+  // A confirmation already given is checked again once the password it must match is left.
+  const recheckConfirmation = () => void (form.getFieldState('confirmPassword').isTouched && form.trigger('confirmPassword'));
   const field = (id: string, name: keyof SignUpInput, label: string, type: string, autoComplete: string) => (
-    <InputField id={id} label={label} error={errors[name]?.message} type={type} autoComplete={autoComplete} {...form.register(name)} />
+    <InputField
+      id={id}
+      label={label}
+      error={errors[name]?.message}
+      type={type}
+      autoComplete={autoComplete}
+      {...form.register(name, name === 'password' ? { onBlur: recheckConfirmation } : {})}
+    />
   );
 
   return (
@@ -43,7 +53,7 @@ export function SignUpForm() {
       {field('signup-email', 'email', 'Email', 'email', 'email')}
       {field('signup-password', 'password', 'Password', 'password', 'new-password')}
       {field('signup-confirm', 'confirmPassword', 'Confirm password', 'password', 'new-password')}
-      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full">
+      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full" {...keepFocusOnPress}>
         {isSubmitting ? 'Creating account...' : 'Create account'}
       </Button>
     </form>

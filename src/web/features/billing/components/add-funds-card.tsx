@@ -6,6 +6,7 @@ import { Card } from '@/components/ui/card';
 import { InputField } from '@/components/ui/form-field';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { useTouchedFields } from '@/lib/use-touched-fields';
 import { cn } from '@/lib/utils';
 import { usePurchaseCredits } from '../api/purchase-credits';
 
@@ -15,10 +16,12 @@ export function AddFundsCard({ userId }: { userId: string }) {
   const [preset, setPreset] = useState<number | null>(TOP_UP_PRESETS[1]);
   const [custom, setCustom] = useState<string | null>(null);
   const purchase = usePurchaseCredits();
+  const { isTouched, track } = useTouchedFields<'custom'>();
 
   const amount = custom !== null ? Number(custom) : preset;
   const parsed = topUpSchema.safeParse({ amount: custom !== null && custom.trim() === '' ? Number.NaN : amount });
-  const error = custom !== null && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+  // Said once the amount has been left: "Minimum purchase is $1" is no answer to typing "0." on the way to "0.5".
+  const error = custom !== null && isTouched('custom') && !parsed.success ? parsed.error.issues[0]?.message : undefined;
 
   const pay = async () => {
     if (!parsed.success) return;
@@ -63,6 +66,7 @@ export function AddFundsCard({ userId }: { userId: string }) {
           min={1}
           step={TOP_UP_STEP}
           placeholder="Enter an amount"
+          wrapper={track('custom')}
           value={custom ?? ''}
           onChange={(e) => {
             setCustom(e.target.value);

@@ -33,7 +33,13 @@ export function BalanceCard({ userId }: { userId: string }) {
         {transactions.data?.slice(0, TRANSACTIONS_SHOWN).map((t) => (
           <li key={t.id} className="flex items-center justify-between gap-4 py-2 text-sm">
             <span className="min-w-0">
-              <span className="block truncate">{t.description}</span>
+              {/* One line, cut; on hover or keyboard focus it wraps to show the whole text. */}
+              <span
+                tabIndex={0}
+                className="block truncate rounded-sm hover:whitespace-normal hover:break-words focus:whitespace-normal focus:break-words focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                {t.description}
+              </span>
               <span className="block text-xs text-muted-foreground">{f.dateTime(t.created_at)}</span>
             </span>
             <span className={cn('shrink-0 font-medium', t.amount < 0 ? 'text-destructive' : 'text-green-700 dark:text-green-400')}>

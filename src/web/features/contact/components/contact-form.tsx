@@ -7,8 +7,8 @@ import { Button } from '@/components/ui/button';
 import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
 import { NativeSelect, Textarea } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
+import { useDeferredForm } from '@/lib/use-deferred-form';
 import { sendContactMessage } from '../api/send-contact-message';
-import { useHydrated } from '@/lib/deferred-hydration';
 
 const empty: ContactInput = { name: '', email: '', topic: '' as ContactInput['topic'], message: '', honeypot: '' };
 
@@ -19,10 +19,9 @@ export function ContactForm() {
   // react-hook-form would write the defaults over what they typed; it reads the fields instead.
   const form = useForm<ContactInput>({ resolver: zodResolver(contactSchema), mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
-  // Until the page runs, pressing Enter or the button would submit the form natively.
-  const hydrated = useHydrated();
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  // Send is enabled from the first paint: a click before the code arrives is answered when it has.
+  const formProps = useDeferredForm(form, async (values) => {
     try {
       await sendContactMessage(values);
       toast.success('Thanks for contacting us!', "We'll get back to you as soon as we can.");
@@ -34,7 +33,7 @@ export function ContactForm() {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Contact form">
+    <form {...formProps} noValidate className="space-y-5" aria-label="Contact form">
       {sent && (
         <p role="status" className="rounded-md border border-border bg-accent px-4 py-3 text-sm">
           Thanks for contacting us! Your message is on its way.
@@ -62,7 +61,7 @@ export function ContactForm() {
           {errors.honeypot.message}
         </p>
       )}
-      <Button type="submit" disabled={!hydrated || isSubmitting} className="w-full sm:w-auto">
+      <Button type="submit" disabled={isSubmitting} className="w-full sm:w-auto">
         <Send className="size-4" aria-hidden="true" />
         {isSubmitting ? 'Sending...' : 'Send Message'}
       </Button>

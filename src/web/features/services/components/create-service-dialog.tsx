@@ -1,14 +1,17 @@
-import { apiKeyError, canFund, createServiceError, messages, parseProperties, serviceNameError } from '@shared/validation';
+import { apiKeyError, canFund, createServiceError, keyLabel, keyNoun, messages, parseProperties, serviceNameError } from '@shared/validation';
 import { AlertTriangle, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { useTouchedFields } from '@/lib/use-touched-fields';
 import { cn } from '@/lib/utils';
 import { useCreateService } from '../api/create-service';
 import { useProducts } from '../api/get-products';
@@ -18,11 +21,13 @@ import { intervalLabel, PAID_FROM_FIRST_RUN } from '../service-status';
 
 type Values = { name: string; apiKey: string; productId: string };
 const EMPTY: Values = { name: '', apiKey: '', productId: '' };
-const DEFAULT_KEY_NAME = 'API Key';
 
 type Props = { user: { id: string; email: string }; balance: number | undefined; existingNames: readonly string[] };
 
-/** The New Service dialog: live field messages and the spec §5 submit checks, in order. */
+/**
+ * The New Service dialog: each field shows its most specific message once it has been left, a
+ * shortfall is one alert, and submit waits for the spec §5 checks.
+ */
 export function CreateServiceDialog(props: Props) {
   const [open, setOpen] = useState(false);
   return (
@@ -48,27 +53,30 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   const products = useProducts();
   const unused = useUnusedServices(user.id);
   const create = useCreateService();
-  const form = useForm<Values>({ defaultValues: EMPTY, mode: 'onChange' });
+  const form = useForm<Values>({ defaultValues: EMPTY });
   const values = useWatch({ control: form.control }) as Values;
-  // Messages show for a field once it has been typed in, even if it is back to empty.
-  const [edited, setEdited] = useState<ReadonlySet<keyof Values>>(new Set());
-  const markEdited = (field: keyof Values) => () => setEdited((s) => (s.has(field) ? s : new Set(s).add(field)));
+  const { isTouched, track } = useTouchedFields<keyof Values>();
+  // A field speaks once it has been left, never while another one changes. Submit waits for every
+  // check (spec §5), so no submission can be what makes one speak.
+  const shows = isTouched;
   const [serverError, setServerError] = useState<string | null>(null);
 
   const product = products.data?.find((p) => p.id === values.productId);
   const properties = parseProperties(product?.properties);
-  const keyName = properties?.data_name || DEFAULT_KEY_NAME;
+  const keyName = keyLabel(properties);
   const price = product?.price ?? 0;
   const reusableAvailable = !!unused.data?.some((s) => s.product_id === values.productId);
   const shortfall = product && balance !== undefined && !canFund({ price, balance, reusableAvailable }) ? price - balance : 0;
 
-  const nameMessage = !edited.has('name')
+  const nameMessage = !shows('name')
     ? null
     : values.name.trim() === ''
       ? messages.serviceNameRequired
       : (serviceNameError(values.name) ??
         (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
-  const keyMessage = !edited.has('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired : apiKeyError(values.apiKey, properties);
+  const planMessage = shows('productId') && !values.productId ? messages.planRequired : null;
+  const keyMessage = !shows('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(values.apiKey, properties);
+  // Its messages are the fields' own and the shortfall alert's: it only holds the button.
   const submitError = createServiceError({
     loggedIn: !!user.id,
     name: values.name,
@@ -80,7 +88,6 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
     balance: balance ?? 0,
     reusableAvailable,
   });
-  const touched = edited.size > 0;
 
   const onSubmit = form.handleSubmit(async ({ name, apiKey, productId }) => {
     if (submitError) return;
@@ -104,13 +111,13 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="service-name" label="Service Name" error={nameMessage ?? undefined}>
+      <FormField id="service-name" label="Service Name" error={nameMessage ?? undefined} wrapper={track('name')}>
         <Input
           id="service-name"
           autoComplete="off"
           placeholder="my-node"
           aria-describedby={nameMessage ? 'service-name-error' : 'service-name-hint'}
-          {...form.register('name', { onChange: markEdited('name') })}
+          {...form.register('name')}
           {...invalidProps('service-name', nameMessage ?? undefined)}
         />
         {!nameMessage && (
@@ -120,7 +127,11 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         )}
       </FormField>
 
-      <fieldset className="space-y-2" aria-describedby="service-paid-period">
+      <fieldset
+        className="space-y-2"
+        aria-describedby={planMessage ? 'service-plan-error service-paid-period' : 'service-paid-period'}
+        {...track('productId')}
+      >
         <legend className="text-sm font-medium">Service Plan</legend>
         {products.data.map((p) => (
           <label
@@ -129,7 +140,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
               'flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted',
             )}
           >
-            <input type="radio" value={p.id} className="mt-1" {...form.register('productId', { onChange: markEdited('productId') })} />
+            <input type="radio" value={p.id} className="mt-1" {...form.register('productId')} />
             <span className="flex-1">
               <span className="flex justify-between gap-2 font-medium">
                 <span>{p.name}</span>
@@ -142,6 +153,11 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
             </span>
           </label>
         ))}
+        {planMessage && (
+          <p id="service-plan-error" className="text-sm text-destructive">
+            {planMessage}
+          </p>
+        )}
         <p id="service-paid-period" className="text-xs text-muted-foreground">
           {PAID_FROM_FIRST_RUN}
         </p>
@@ -154,24 +170,25 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         autoComplete="off"
         spellCheck={false}
         placeholder={`Enter your ${keyName}`}
-        {...form.register('apiKey', { onChange: markEdited('apiKey') })}
+        wrapper={track('apiKey')}
+        {...form.register('apiKey')}
       />
 
       {shortfall > 0 && (
         <div role="alert" className="flex gap-2 rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">
-          <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {/* One sentence: the spec's submit message for it (step 7) is the server's, when a race gets there. */}
           <p>
-            Insufficient balance: you need {f.money(shortfall)} more to create this service. Add funds on the Billing page.
+            You need {f.money(shortfall)} more to create this service:{' '}
+            <Link to={paths.dashboardBilling} className="font-medium underline underline-offset-2">
+              add funds on the Billing page
+            </Link>
+            .
           </p>
         </div>
       )}
       {reusableAvailable && <p className="text-sm text-muted-foreground">You have an unused purchased service of this plan: it will be reused at no charge.</p>}
 
-      {touched && submitError && (
-        <p role="status" className="text-sm text-destructive">
-          {submitError}
-        </p>
-      )}
       {serverError && (
         <p role="alert" className="text-sm text-destructive">
           {serverError}

@@ -1,5 +1,5 @@
 import { KEY_MASK_VISIBLE } from '@shared/constants';
-import { apiKeyError, messages, parseProperties, serviceNameError } from '@shared/validation';
+import { apiKeyError, keyLabel, keyNoun, messages, parseProperties, serviceNameError } from '@shared/validation';
 import { KeyRound, Pencil } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -8,13 +8,12 @@ import { Dialog } from '@/components/ui/dialog';
 import { InputField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/lib/toast';
+import { useTouchedFields } from '@/lib/use-touched-fields';
 import { useProductProperties } from '../api/get-product-properties';
 import { useServices } from '../api/get-services';
 import type { Service } from '../api/types';
 import { useUpdateService, type ServiceUpdates } from '../api/update-service';
 import { maskKey } from '../service-status';
-
-const DEFAULT_KEY_NAME = 'API Key';
 
 /** "Change key": the creation rules of the service's plan, then the server hands the new key to the node. */
 export function ChangeKeyDialog({ service }: { service: Service }) {
@@ -78,15 +77,15 @@ function useSave(service: Service, onDone: () => void) {
 
 function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => void }) {
   const props = useProductProperties(service.product_id);
-  const form = useForm<{ apiKey: string }>({ defaultValues: { apiKey: '' }, mode: 'onChange' });
+  const form = useForm<{ apiKey: string }>({ defaultValues: { apiKey: '' } });
   const apiKey = useWatch({ control: form.control, name: 'apiKey' });
-  const [edited, setEdited] = useState(false);
+  const { isTouched, track } = useTouchedFields<'apiKey'>();
   const { save, pending, serverError } = useSave(service, onDone);
 
   if (service.product_id && props.isPending) return <Spinner label="Loading the plan's key rules..." />;
   const properties = parseProperties(props.data);
-  const keyName = properties?.data_name || DEFAULT_KEY_NAME;
-  const problem = apiKey === '' ? messages.apiKeyRequired : apiKeyError(apiKey, properties);
+  const keyName = keyLabel(properties);
+  const problem = apiKey === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(apiKey, properties);
   const masked = maskKey(service.api_key, KEY_MASK_VISIBLE);
 
   return (
@@ -97,11 +96,13 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
       <InputField
         id="service-new-key"
         label={keyName}
-        error={edited ? (problem ?? undefined) : undefined}
+        // Save waits for a valid key, so the field speaks once it has been left.
+        error={isTouched('apiKey') ? (problem ?? undefined) : undefined}
         autoComplete="off"
         spellCheck={false}
         placeholder={`Enter your ${keyName}`}
-        {...form.register('apiKey', { onChange: () => setEdited(true) })}
+        wrapper={track('apiKey')}
+        {...form.register('apiKey')}
       />
       {serverError && (
         <p role="alert" className="text-sm text-destructive">
@@ -117,25 +118,29 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
 
 function RenameForm({ service, onDone }: { service: Service; onDone: () => void }) {
   const services = useServices();
-  const form = useForm<{ name: string }>({ defaultValues: { name: service.name }, mode: 'onChange' });
+  const form = useForm<{ name: string }>({ defaultValues: { name: service.name } });
   const name = useWatch({ control: form.control, name: 'name' });
+  const { isTouched, track } = useTouchedFields<'name'>();
   const { save, pending, serverError } = useSave(service, onDone);
   const others = (services.data ?? []).filter((s) => s.id !== service.id).map((s) => s.name.toLowerCase());
   const problem =
     name.trim() === ''
       ? messages.serviceNameRequired
       : (serviceNameError(name) ?? (others.includes(name.toLowerCase()) ? messages.serviceNameTaken : null));
+  // Save waits for a valid name, so the field speaks once it has been left.
+  const message = isTouched('name') ? problem : null;
 
   return (
     <form onSubmit={form.handleSubmit(({ name: n }) => (problem ? undefined : save({ name: n })))} noValidate className="space-y-4">
       <InputField
         id="service-new-name"
         label="Service Name"
-        error={name !== service.name ? (problem ?? undefined) : undefined}
+        error={message ?? undefined}
         autoComplete="off"
+        wrapper={track('name')}
         {...form.register('name')}
       />
-      <p className="text-xs text-muted-foreground">{messages.serviceNameHint}</p>
+      {!message && <p className="text-xs text-muted-foreground">{messages.serviceNameHint}</p>}
       {serverError && (
         <p role="alert" className="text-sm text-destructive">
           {serverError}

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { InputField } from '@/components/ui/form-field';
+import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useUpdatePassword } from '../api/update-password';
@@ -13,8 +13,15 @@ type Values = z.input<typeof changePasswordSchema>;
 
 export function ChangePasswordForm() {
   const update = useUpdatePassword();
-  const form = useForm<Values>({ resolver: zodResolver(changePasswordSchema), defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const form = useForm<Values>({
+    resolver: zodResolver(changePasswordSchema),
+    mode: 'onTouched',
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+  });
   const { errors, isSubmitting } = form.formState;
+
+  // A confirmation already given is checked again once the password it must match is left.
+  const recheckConfirmation = () => void (form.getFieldState('confirmPassword').isTouched && form.trigger('confirmPassword'));
 
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -46,7 +53,7 @@ export function ChangePasswordForm() {
           error={errors.newPassword?.message}
           type="password"
           autoComplete="new-password"
-          {...form.register('newPassword')}
+          {...form.register('newPassword', { onBlur: recheckConfirmation })}
         />
         <InputField
           id="confirm-password"
@@ -56,7 +63,7 @@ export function ChangePasswordForm() {
           autoComplete="new-password"
           {...form.register('confirmPassword')}
         />
-        <Button type="submit" disabled={isSubmitting}>
+        <Button type="submit" disabled={isSubmitting} {...keepFocusOnPress}>
           {isSubmitting ? 'Updating password...' : 'Update Password'}
         </Button>
       </form>
