@@ -43,6 +43,7 @@ describe('billing', () => {
     await card.getByRole('button', { name: '$25.00', exact: true }).click();
     await expect(card.getByRole('button', { name: '$25.00', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
     await card.getByLabel('Custom amount (USD)').fill('0.5');
+    await card.getByLabel('Custom amount (USD)').blur();
     await expect(card.getByRole('button', { name: '$25.00', exact: true }).getAttribute('aria-pressed')).resolves.toBe('false');
     await expectText(page, 'Minimum purchase is $1');
     await expect(card.getByRole('button', { name: 'Pay' }).isDisabled()).resolves.toBe(true);
@@ -57,7 +58,7 @@ describe('billing', () => {
       return answerJson(200, { approval_url: '/dashboard/billing?payment=success', purchase_id: 'p1' })(r);
     });
     await card.getByRole('button', { name: 'Pay $12.34' }).click();
-    await expectToast(page, 'Payment received');
+    await expectToast(page, 'Payment Processed', 'Your balance has been updated.');
     expect(body).toEqual({ amount: 12.34, credits_amount: 12.34, user_id: user.id });
     await page.waitForURL(/\/dashboard\/billing$/);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { DEV_HOST, signIn, startApp, type TestApp } from './helpers/app';
 import { holdRequests } from './helpers/page-tools';
@@ -26,11 +26,15 @@ it('leaves /login, /reset-password and /reset-password-confirm open there', asyn
   for (const [path, heading] of [
     ['/login', 'Sign in'],
     ['/reset-password', 'Reset your password'],
-    ['/reset-password-confirm', 'Invalid Reset Link'],
   ]) {
     await page.goto(`${app.devUrl}${path}`);
     await page.getByRole('heading', { name: heading }).waitFor();
   }
+  // A link with no token is refused: the page sends the visitor on to ask for a new one, still open.
+  await page.goto(`${app.devUrl}/reset-password-confirm`);
+  await page.getByRole('alert').filter({ hasText: 'Invalid reset link' }).waitFor();
+  await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/reset-password');
 });
 
 it('checks a signed-in user ("Checking development access..."), and shows the site to one with dev access', async () => {

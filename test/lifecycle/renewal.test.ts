@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addCredits } from '../../src/server/domain/credits';
 import { enqueue } from '../../src/server/jobs/queue';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createTestUser, GALA_KEY, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
 import { jobsOf, queueIsIdle, startLifecycleServer, startSmtp, waitFor } from './helpers';
 
 let s: Awaited<ReturnType<typeof startLifecycleServer>>;
@@ -49,6 +49,10 @@ async function events(u: TestUser, id: string): Promise<string[]> {
   const { data } = await u.client.from('service_events').select('event').eq('service_id', id).order('id');
   return ((data ?? []) as { event: string }[]).map((e) => e.event);
 }
+async function renewedDetails(u: TestUser, id: string) {
+  const { data } = await u.client.from('service_events').select('detail').eq('service_id', id).eq('event', 'renewed').order('id');
+  return ((data ?? []) as { detail: { months?: number; charged?: number } }[]).map((e) => e.detail);
+}
 async function nodeState(id: string) {
   return (await s.deps.db.query<{ state: string }>('select state from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.state;
 }
@@ -82,7 +86,7 @@ it('renews a due service at the period boundary once, however often the sweep ru
   await enqueue(s.deps.db, 'renew-service', renewJobs[0]!.payload);
   await waitFor('the queue to drain', () => queueIsIdle(s.deps.db));
   expect(await renewalCharges(serviceId)).toHaveLength(1);
-  expect(await events(owner, serviceId)).toContain('renewed');
+  expect(await renewedDetails(owner, serviceId)).toEqual([expect.objectContaining({ months: 1, charged: 10 })]);
   const mail = await waitFor('the renewal mail', async () => smtp.mails.find((m) => m.subject === 'Your service renewing has been renewed'));
   expect(mail.to).toEqual([owner.email]);
   expect(mail.raw).toContain('$10.00');
@@ -132,4 +136,18 @@ it('warns once per period, three days before a renewal the balance cannot cover'
   await setRenewsAt(serviceId, `now() + interval '2 days'`);
   await sweepTwice();
   expect(smtp.mails.filter((m) => m.subject === 'Add credit to keep renewing running')).toHaveLength(0);
+});
+
+it('records the months a renewal bought: 3 on the quarterly plan a service was extended onto', async () => {
+  const u = await createTestUser(s, { credits: 70 });
+  const id = await activeService(u, 'quarterly');
+  const { error } = await u.client.rpc('extend_service_expiration', { p_service_id: id, p_product_id: TOWN_STAR_QUARTERLY, p_months: 3 });
+  expect(error).toBeNull();
+  await setRenewsAt(id, `now() - interval '1 minute'`);
+  await sweepTwice();
+  expect(await renewedDetails(u, id)).toEqual([expect.objectContaining({ months: 3, charged: 30 })]);
+  expect(await balance(u.id)).toBe('0.00');
+  const after = (await serviceRow(id)).renews_at.getTime();
+  expect(after).toBeGreaterThan(Date.now() + 88 * 86_400_000);
+  expect(after).toBeLessThan(Date.now() + 93 * 86_400_000);
 });

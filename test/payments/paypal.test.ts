@@ -54,7 +54,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     expect(order.cancelUrl).toBe(`${order.returnUrl}&cancelled=1`);
 
     const back = await visit(paypal.approve(orderId));
-    expect(back).toMatchObject({ status: 303, location: '/dashboard/billing?payment=success' });
+    expect(back).toMatchObject({ status: 303, location: `/dashboard/billing?payment=success&purchase=${purchaseId}` });
     expect(await balance(user.client)).toBe('25');
     expect(await purchaseLedger(s, user.id)).toEqual([{ amount: '25.00', description: 'Credit purchase via PayPal', idempotency_key: orderId }]);
     expect((await purchaseRow(s, purchaseId))!.status).toBe('completed');
@@ -67,7 +67,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     const delivery = paypal.delivery('CHECKOUT.ORDER.APPROVED', orderId);
     const capturesBefore = paypal.calls.captured;
     const [back, ...answers] = await Promise.all([visit(returnUrl), ...Array.from({ length: 200 }, () => deliver(delivery))]);
-    expect(back.location).toBe('/dashboard/billing?payment=success');
+    expect(back.location).toBe(`/dashboard/billing?payment=success&purchase=${purchaseId}`);
     expect(answers.map((a) => a.status), logLines.filter((l) => l.includes('webhook')).slice(0, 3).join('\n')).toEqual(Array<number>(200).fill(200));
     expect(paypal.calls.captured - capturesBefore).toBe(1);
 
@@ -146,7 +146,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
   it('a cancel after approving in another tab is a payment, not a cancellation', async () => {
     const { user, purchaseId, orderId } = await started(6);
     paypal.approve(orderId);
-    expect(await visit(paypal.cancel(orderId))).toMatchObject({ status: 303, location: '/dashboard/billing?payment=success' });
+    expect(await visit(paypal.cancel(orderId))).toMatchObject({ status: 303, location: `/dashboard/billing?payment=success&purchase=${purchaseId}` });
     expect((await purchaseRow(s, purchaseId))!.status).toBe('completed');
     expect(await balance(user.client)).toBe('6');
   });
@@ -170,7 +170,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
       expect((await purchaseRow(s, purchaseId))!.status).toBe('completed');
       expect(await balance(user.client)).toBe('15');
       await reconcilePendingPurchases(s.deps);
-      expect(await visit(returnUrl)).toMatchObject({ location: '/dashboard/billing?payment=success' });
+      expect(await visit(returnUrl)).toMatchObject({ location: `/dashboard/billing?payment=success&purchase=${purchaseId}` });
       expect(await purchaseLedger(s, user.id)).toHaveLength(1);
     },
   );

@@ -43,7 +43,7 @@ describe('purchase-credits with the built-in test provider', () => {
     expect(approved.status).toBe(303);
     expect(approved.location).toContain(`/payments/return?purchase=${purchase_id}`);
     const back = await visit(approved.location!);
-    expect(back).toMatchObject({ status: 303, location: '/dashboard/billing?payment=success' });
+    expect(back).toMatchObject({ status: 303, location: `/dashboard/billing?payment=success&purchase=${purchase_id}` });
 
     expect(Number(await balance(user.client))).toBe(before + 12.5);
     const row = await purchaseRow(s, purchase_id);
@@ -53,7 +53,7 @@ describe('purchase-credits with the built-in test provider', () => {
     ]);
 
     // The browser reloads the return URL: still one credit.
-    expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
+    expect((await visit(approved.location!)).location).toBe(`/dashboard/billing?payment=success&purchase=${purchase_id}`);
     expect(await purchaseLedger(s, user.id)).toHaveLength(1);
     expect(Number(await balance(user.client))).toBe(before + 12.5);
 
@@ -100,7 +100,7 @@ describe('purchase-credits with the built-in test provider', () => {
     // The buyer can still approve it, and it is credited.
     const approved = await visit(approval_url, { decision: 'approve' });
     expect(approved.location).toContain(`token=${orderId}`);
-    expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
+    expect((await visit(approved.location!)).location).toBe(`/dashboard/billing?payment=success&purchase=${purchase_id}`);
     expect((await purchaseRow(s, purchase_id))!.status).toBe('completed');
   });
 
@@ -269,7 +269,7 @@ describe('purchase-credits when the receipt cannot be sent', () => {
     const user = await createTestUser(s);
     const r = await purchase(user.client, { amount: 20, credits_amount: 20 });
     const approved = await visit(r.body.approval_url as string, { decision: 'approve' });
-    expect((await visit(approved.location!)).location).toBe('/dashboard/billing?payment=success');
+    expect((await visit(approved.location!)).location).toBe(`/dashboard/billing?payment=success&purchase=${r.body.purchase_id as string}`);
     expect(await balance(user.client)).toBe('20');
     expect((await purchaseRow(s, r.body.purchase_id as string))!.status).toBe('completed');
     const { rows } = await s.deps.db.query<{ status: string }>('select status from nodeharbor.outbox where to_address = $1', [user.email]);

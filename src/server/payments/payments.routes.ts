@@ -7,7 +7,7 @@ import { captureAndCredit, closeOrder, credit, type Settlement } from './settle'
 import { testApprovalPage } from './test-approval-page';
 import { decideTestOrder, findTestOrder } from './test-provider';
 
-/** What the Billing page is told, in ?payment=. */
+/** What the Billing page is told, in ?payment=; a success also names the purchase, whose amount the page reads as its owner. */
 type Result = 'success' | 'pending' | 'cancelled' | 'failed';
 
 const RESULTS: Record<Settlement, Result> = {
@@ -25,7 +25,8 @@ const RESULTS: Record<Settlement, Result> = {
 export function paymentRoutes(deps: AppDeps): Hono {
   const { db, logger, payments } = deps;
   const app = new Hono();
-  const back = (c: Context, result: Result) => c.redirect(`/dashboard/billing?payment=${result}`, 303);
+  const back = (c: Context, result: Result, purchaseId?: string) =>
+    c.redirect(`/dashboard/billing?payment=${result}${result === 'success' && purchaseId ? `&purchase=${purchaseId}` : ''}`, 303);
 
   // The browser comes back here from the approval page; PayPal adds its own token, which we do not need.
   app.get('/return', async (c) => {
@@ -34,7 +35,7 @@ export function paymentRoutes(deps: AppDeps): Hono {
     const purchase = isUuid(purchaseId) ? await findPurchase(db, { id: purchaseId }) : undefined;
     const orderId = purchase?.provider_order_id;
     if (!purchase || !orderId || purchase.provider !== payments.name) return back(c, 'failed');
-    if (purchase.status === 'completed') return back(c, 'success');
+    if (purchase.status === 'completed') return back(c, 'success', purchase.id);
     if (purchase.status !== 'pending') return back(c, cancelled ? 'cancelled' : 'failed');
     try {
       if (cancelled) {
@@ -48,7 +49,7 @@ export function paymentRoutes(deps: AppDeps): Hono {
           return back(c, 'cancelled');
         }
       }
-      return back(c, RESULTS[await captureAndCredit(deps, orderId)]);
+      return back(c, RESULTS[await captureAndCredit(deps, orderId)], purchase.id);
     } catch (e) {
       if (!(e instanceof PaymentProviderError)) throw e;
       // Still pending: reconciliation captures it once the provider answers again.

@@ -34,6 +34,7 @@ export function testApprovalPage(order: TestOrder): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>TEST payment - NodeHarbor</title>
 <style>${STYLE}</style>
 </head>

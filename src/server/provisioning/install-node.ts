@@ -3,11 +3,12 @@ import type { Logger } from '../http/logger';
 import { findService } from '../jobs/service-row';
 import type { Mailer } from '../mail/mailer';
 import { installFailedMail } from '../mail/templates/install-failed';
+import { serviceActiveMail } from '../mail/templates/service-active';
 import type { NodeSettings } from './node-settings';
 import { NodeCannotRun, nodeSpecOf } from './node-spec';
 import type { Provisioner } from './provisioner';
 
-export type InstallDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings };
+export type InstallDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings; publicUrl: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,8 +37,7 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
   for (;;) {
     const health = await provisioner.health(serviceId);
     if (health.state === 'running' && Date.now() - health.since.getTime() >= nodes.settleSeconds * 1000) {
-      await db.query('select private.complete_service_installation($1)', [serviceId]);
-      return;
+      return completeInstallation(deps, serviceId, svc.state_changed_at);
     }
     if (health.state === 'failing') return failInstallation(deps, serviceId, health.reason);
     if (Date.now() >= deadline) {
@@ -46,6 +46,23 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     }
     await sleep(pollMs);
   }
+}
+
+/**
+ * Records the service active and mails its owner, once per installation: only the call that made
+ * the change queues the mail, and its key (the installation's start) keeps a retried job from
+ * queueing another. A retried or reused service's next installation is a new one, with its own mail.
+ */
+async function completeInstallation(deps: InstallDeps, serviceId: string, installingSince: Date): Promise<void> {
+  const { db, mailer, publicUrl } = deps;
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ changed: boolean | null }>('select private.complete_service_installation($1) as changed', [serviceId]);
+    if (!rows[0]?.changed) return;
+    const svc = await findService(tx, serviceId);
+    if (!svc?.email) return;
+    const mail = serviceActiveMail({ to: svc.email, name: svc.name, paidUntil: svc.renews_at, url: `${publicUrl}/dashboard/services/${serviceId}` });
+    await mailer.queue(tx, mail, { key: `service-active:${serviceId}:${installingSince.toISOString()}` });
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
 import { renewalMail } from './renewal';
 import { describeBrowser, securityAlertMail } from './security-alert';
+import { serviceActiveMail } from './service-active';
 import { serviceCreatedMail } from './service-created';
 import { serviceDeletedMail } from './service-deleted';
 
@@ -17,6 +18,8 @@ describe('mail templates', () => {
     const mails = [
       serviceCreatedMail({ to, name: 'node-1' }),
       serviceDeletedMail({ to, name: 'node-1' }),
+      serviceActiveMail({ to, name: 'node-1', paidUntil: renewsAt, url: 'https://x/dashboard/services/1' }),
+      serviceActiveMail({ to, name: 'node-1', paidUntil: null, url: 'https://x/dashboard/services/1' }),
       renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
       expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
       lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
@@ -39,6 +42,26 @@ describe('mail templates', () => {
     });
     expect(renewalMail({ to, name: 'n', amount: '10.00', renewsAt }).text).toContain('on December 24, 2026');
     expect(expiryMail({ to, name: 'n', price: '10.00', balance: '4.5' }).text).toContain('costs $10.00 and your balance is $4.50');
+  });
+
+  it('say where a deleted service is reused: New Service, with the same plan', () => {
+    const m = serviceDeletedMail({ to, name: 'node-1' });
+    expect(m.subject).toBe('Your service node-1 has been deleted');
+    expect(m.text.split('\n\n')).toEqual([
+      'Your service node-1 has been moved to trash.',
+      'If its paid period has not ended, the time left is not lost: choose New Service on your Services page and pick the same plan, and the new service reuses it at no charge. Billing lists the purchased services you can reuse.',
+    ]);
+  });
+
+  it('tell that a node is active, until when it is paid, and where to watch it', () => {
+    const m = serviceActiveMail({ to, name: 'node-1', paidUntil: renewsAt, url: 'https://x/dashboard/services/1' });
+    expect(m.subject).toBe('Your service node-1 is active');
+    expect(m.text.split('\n\n')).toEqual([
+      'The node of your service node-1 is installed and running.',
+      "Its paid period started when the node first ran and lasts until December 24, 2026. It then renews automatically if your balance covers its price.",
+      'Its state, uptime and logs: https://x/dashboard/services/1',
+    ]);
+    expect(serviceActiveMail({ to, name: 'n', paidUntil: null, url: 'u' }).text).toContain('It is a one-time service: it does not renew.');
   });
 
   it('mark a payment through the test provider as TEST, in the subject and the first line', () => {

@@ -16,6 +16,8 @@ describe('serviceEventText', () => {
     ['install_failed', { reason: 'image pull failed' }, 'Installation failed: image pull failed'],
     ['retry_requested', { by: 'owner' }, 'Retry requested'],
     ['retry_requested', { by: 'admin' }, 'Retry requested by an administrator'],
+    ['renewed', { months: 1, charged: 10, renews_at: '2026-12-24T10:00:00Z' }, 'Renewed for 1 month until Dec 24, 2026, $10.00 charged'],
+    ['renewed', { months: 3, charged: 30, renews_at: '2027-03-24T10:00:00Z' }, 'Renewed for 3 months until Mar 24, 2027, $30.00 charged'],
     ['renewed', { charged: 10, renews_at: '2026-12-24T10:00:00Z' }, 'Renewed until Dec 24, 2026, $10.00 charged'],
     ['renewed', { charged: 0, renews_at: '2026-12-24T10:00:00Z' }, 'Renewed until Dec 24, 2026'],
     ['extended', { months: 1, renews_at: '2026-12-24T10:00:00Z' }, 'Extended by 1 month'],

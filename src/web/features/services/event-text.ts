@@ -40,8 +40,10 @@ export function serviceEventText(event: string, detail: ServiceEventDetail | nul
     case 'retry_requested':
       return d.by === 'admin' ? 'Retry requested by an administrator' : 'Retry requested';
     case 'renewed': {
+      // Renewals recorded before migration 0021 carry no months.
+      const period = typeof d.months === 'number' ? ` for ${plural(d.months, 'month', 'months')}` : '';
       const until = d.renews_at ? ` until ${f.date(d.renews_at)}` : '';
-      return `Renewed${until}${typeof d.charged === 'number' && d.charged > 0 ? `, ${f.money(d.charged)} charged` : ''}`;
+      return `Renewed${period}${until}${typeof d.charged === 'number' && d.charged > 0 ? `, ${f.money(d.charged)} charged` : ''}`;
     }
     case 'extended':
       return typeof d.months === 'number' ? `Extended by ${plural(d.months, 'month', 'months')}` : 'Extended';

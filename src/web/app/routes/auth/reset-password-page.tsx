@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { AuthCard } from '@/features/auth/components/auth-card';
+import { InvalidResetLinkNotice } from '@/features/auth/components/invalid-reset-link-notice';
 import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { Seo } from '@/lib/seo';
 
@@ -14,6 +15,7 @@ export default function ResetPasswordPage() {
     <>
       <Seo title="Reset Password" description="Forgot your NodeHarbor password? Enter your email address and we will send you a link to set a new one." path={paths.resetPassword} />
       <AuthCard title="Reset your password" description="Enter your email address and we will send you a link to set a new password.">
+        <InvalidResetLinkNotice />
         <Suspense fallback={<Spinner label="Loading..." />}>
           <ResetRequestForm />
         </Suspense>

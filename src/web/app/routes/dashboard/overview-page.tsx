@@ -6,8 +6,9 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { useBalance } from '@/features/billing/api/get-balance';
 import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import { useNextPayment } from '@/features/services/api/get-next-payment';
 import { useServices } from '@/features/services/api/get-services';
-import { useFormat } from '@/lib/format';
+import { useFormat, type Formatters } from '@/lib/format';
 
 function StatCard({ title, icon, value, note }: { title: string; icon: ReactNode; value: ReactNode; note?: string }) {
   return (
@@ -22,6 +23,14 @@ function StatCard({ title, icon, value, note }: { title: string; icon: ReactNode
   );
 }
 
+/** The Next Payment card's figure and line: the next renewal's amount and date, or spec §2's dash and "No scheduled payments". */
+function nextPaymentText(next: ReturnType<typeof useNextPayment>, f: Formatters): { value: string; note?: string } {
+  if (next.isError) return { value: '-', note: 'Failed to load the next payment' };
+  if (next.data === undefined) return { value: '-' };
+  if (next.data === null) return { value: '-', note: 'No scheduled payments' };
+  return { value: f.money(next.data.amount), note: `${next.data.service_name} renews on ${f.date(next.data.renews_at)}` };
+}
+
 const STEPS = [
   { title: 'Add funds', text: 'Top up your balance on the Billing page. Funds never expire.', to: paths.dashboardBilling },
   { title: 'Get your key', text: 'Get the API key (or Master Node License Key) for your node.', to: paths.galaApiKey },
@@ -32,6 +41,7 @@ const STEPS = [
 export function OverviewPage({ user }: { user: SignedInUser }) {
   const services = useServices();
   const balance = useBalance(user.id);
+  const nextPayment = useNextPayment(services.data);
   const f = useFormat();
   const count = services.data?.length;
 
@@ -45,7 +55,7 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
           value={balance.data === undefined ? '-' : f.money(balance.data)}
           note="Available balance"
         />
-        <StatCard title="Next Payment" icon={<CalendarClock className="size-4" aria-hidden="true" />} value="-" note="No scheduled payments" />
+        <StatCard title="Next Payment" icon={<CalendarClock className="size-4" aria-hidden="true" />} {...nextPaymentText(nextPayment, f)} />
       </div>
 
       {count === 0 && (

@@ -34,6 +34,8 @@ export function ExtendServiceDialog(props: Props) {
 
 /** Per-month price of a product: monthly as is, others (quarterly) spread over their 3 months. */
 const perMonth = (p: Product) => (p.renew_interval === MONTHLY_INTERVAL ? p.price : p.price / EXTEND_QUARTER_MONTHS);
+/** A product's renewal period in words (spec §3: any interval but monthly is quarterly). */
+const period = (p: Product) => (p.renew_interval === MONTHLY_INTERVAL ? 'month' : `${EXTEND_QUARTER_MONTHS} months`);
 
 function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }) {
   const f = useFormat();
@@ -100,6 +102,12 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
             Total: <strong>{f.money(extendCost(chosen.price, chosen.renew_interval, selectedMonths))}</strong>
           </p>
         </div>
+      )}
+      {/* Extending moves the service onto the chosen product, whose price and period its renewals then follow. */}
+      {chosen && chosen.id !== product.id && (
+        <p role="note" className="rounded-lg border border-border bg-muted p-3 text-sm">
+          Your service moves to {chosen.name}: after this extension, renewals will be charged at {f.money(chosen.price)} every {period(chosen)}.
+        </p>
       )}
       <Button className="w-full" disabled={extend.isPending} onClick={() => void submit()}>
         {extend.isPending ? 'Extending...' : 'Extend Service'}

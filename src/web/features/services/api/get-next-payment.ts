@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import type { Service } from './types';
+
+/** The caller's next renewal that costs something (public.get_next_payment), or null when none renews. */
+export type NextPayment = { service_id: string; service_name: string; renews_at: string; amount: number };
+
+export async function getNextPayment(): Promise<NextPayment | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('get_next_payment');
+  if (error) throw error;
+  const row = (data as (Omit<NextPayment, 'amount'> & { amount: number | string })[])[0];
+  return row ? { ...row, amount: Number(row.amount) } : null;
+}
+
+/** What the answer depends on: a service created, extended, renewed, deleted or finished installing asks again. */
+const fingerprint = (services: Service[]) => services.map((s) => `${s.id}:${s.state ?? ''}:${s.renews_at ?? ''}:${s.product_id ?? ''}`).join(',');
+
+export const nextPaymentQueryOptions = (services: Service[]) =>
+  queryOptions({ queryKey: ['next-payment', fingerprint(services)], queryFn: getNextPayment });
+
+/** Waits for the services list, whose changes it follows. */
+export function useNextPayment(services: Service[] | undefined) {
+  return useQuery({ ...nextPaymentQueryOptions(services ?? []), enabled: services !== undefined });
+}
