@@ -62,7 +62,7 @@ describe('service page: the card and its history', () => {
     await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
       'Stopped',
       'Expired: the balance was too low to renew',
-      expect.stringMatching(/^Renewed until .+, \$10\.00 charged$/),
+      expect.stringMatching(/^Renewed for 1 month until .+, \$10\.00 charged$/),
       'Node online',
       'Node installed',
       'Installation started',
