@@ -133,7 +133,7 @@ describe('settings, account and session', () => {
     await expectText(page, 'Standard');
     const year = String(new Date().getUTCFullYear());
     await expectText(page, new RegExp(`Member since.*${year}`, 's'));
-    await expect(page.getByLabel('Email').isDisabled()).resolves.toBe(true);
+    await expect(page.getByLabel('Email').isEditable()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Full name').fill('Alonzo Church');
     await page.getByLabel('Company').fill('Lambda Ltd');

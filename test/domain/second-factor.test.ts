@@ -80,6 +80,7 @@ describe('a verified factor guards everything past the password', () => {
       ['is_user_admin', { user_uuid: user.id }],
       ['has_dev_access', { user_uuid: user.id }],
       ['get_unused_purchased_services', { p_user_id: user.id }],
+      ['get_next_payment', {}],
       ['extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 }],
       ['retry_service_installation', { p_service_id: serviceId }],
       ['update_user_credits', { p_user_id: user.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'x', p_service_id: serviceId }],

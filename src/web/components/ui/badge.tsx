@@ -9,7 +9,7 @@ const badgeVariants = cva('inline-flex items-center gap-1 rounded-full border px
       secondary: 'border-transparent bg-muted text-foreground',
       success: 'border-transparent bg-green-700 text-white',
       warning: 'border-transparent bg-yellow-500 text-black',
-      destructive: 'border-transparent bg-destructive text-white',
+      destructive: 'border-transparent bg-destructive text-destructive-foreground',
       outline: 'border-border',
     },
   },

@@ -10,6 +10,8 @@ export const buttonVariants = cva(
         default: 'bg-primary text-primary-foreground hover:bg-primary/90',
         outline: 'border border-border bg-background hover:bg-muted',
         ghost: 'hover:bg-muted',
+        // Actions that destroy: deleting a service or the account.
+        destructive: 'bg-destructive text-destructive-foreground hover:bg-destructive/90',
         link: 'text-primary underline-offset-4 hover:underline',
         // On a primary-coloured band.
         onPrimary: 'border border-primary-foreground bg-transparent text-primary-foreground hover:bg-primary-foreground/10',

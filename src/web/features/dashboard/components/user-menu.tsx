@@ -1,16 +1,18 @@
 import { LogOut, Settings, User } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Link } from 'react-router';
-import { UserAvatar } from '@/components/ui/user-avatar';
+import { initials, UserAvatar } from '@/components/ui/user-avatar';
 import { paths } from '@/config/paths';
 
 const itemClass = 'flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-muted';
 
 export function UserMenu({ fullName, email, onSignOut }: { fullName: string | null; email: string; onSignOut: () => void }) {
   return (
-    <DropdownMenu.Root>
+    // Not modal: a modal menu hides the rest of the page (a toast's buttons too) from assistive technology while they stay focusable.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
-        <button type="button" aria-label="User menu" className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        {/* The name starts with the initials the button shows, so that speech control finds it by what is seen. */}
+        <button type="button" aria-label={`${initials(fullName)}, User menu`} className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
           <UserAvatar fullName={fullName} />
         </button>
       </DropdownMenu.Trigger>

@@ -33,7 +33,7 @@ export function DeleteServiceDialog({ service, userEmail, blocked, onDeleted }: 
   };
 
   const trigger = (
-    <Button variant="outline" size="sm" disabled={!!blocked} aria-label={`Delete ${service.name}`} onClick={() => setOpen(true)}>
+    <Button variant="destructive" size="sm" disabled={!!blocked} aria-label={`Delete ${service.name}`} onClick={() => setOpen(true)}>
       <Trash2 className="size-4" aria-hidden="true" /> Delete
     </Button>
   );
@@ -50,7 +50,7 @@ export function DeleteServiceDialog({ service, userEmail, blocked, onDeleted }: 
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button className="bg-destructive text-white hover:bg-destructive/90" disabled={!understood || remove.isPending} onClick={() => void confirm()}>
+          <Button variant="destructive" disabled={!understood || remove.isPending} onClick={() => void confirm()}>
             {remove.isPending ? 'Deleting...' : 'Delete Service'}
           </Button>
         </div>

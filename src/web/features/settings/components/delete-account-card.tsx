@@ -46,7 +46,7 @@ export function DeleteAccountCard({ user }: { user: SignedInUser }) {
         Danger Zone
       </h2>
       <p className="mt-2 text-sm text-muted-foreground">Deleting your account stops every service and cannot be undone.</p>
-      <Button className="mt-4 bg-destructive text-white hover:bg-destructive/90" onClick={() => setOpen(true)}>
+      <Button variant="destructive" className="mt-4" onClick={() => setOpen(true)}>
         Delete Account
       </Button>
       <Dialog open={open} onOpenChange={onOpenChange} title="Delete your account?" description="This cannot be undone.">
@@ -75,7 +75,7 @@ export function DeleteAccountCard({ user }: { user: SignedInUser }) {
             </Button>
             <Button
               type="submit"
-              className="bg-destructive text-white hover:bg-destructive/90"
+              variant="destructive"
               disabled={!confirmsAccountEmail(typed, user.email) || remove.isPending}
             >
               {remove.isPending ? 'Deleting account...' : 'Delete my account'}

@@ -1,3 +1,4 @@
+import { AUTHENTICATOR_NAME_MAX } from '@shared/constants';
 import { ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -11,6 +12,7 @@ import { useFactors } from '../api/list-factors';
 import { regenerateRecoveryCodes } from '../api/recovery-codes';
 import { useUnenrollFactor } from '../api/unenroll-factor';
 import { useVerifyFactor } from '../api/verify-factor';
+import { DEFAULT_FACTOR_NAME, factorLabel, factorNameToEnrol } from '../factor-name';
 import { RecoveryCodes } from './recovery-codes';
 
 /** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove; and its recovery codes. */
@@ -20,12 +22,13 @@ export function TwoFactorCard() {
   const verify = useVerifyFactor();
   const unenroll = useUnenrollFactor();
   const [pending, setPending] = useState<Enrollment | null>(null);
+  const [name, setName] = useState(DEFAULT_FACTOR_NAME);
   const [code, setCode] = useState('');
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
   const start = async () => {
     try {
-      setPending(await enroll.mutateAsync(`Authenticator ${new Date().toISOString().slice(0, 16)}`));
+      setPending(await enroll.mutateAsync(factorNameToEnrol(name)));
     } catch (e) {
       toast.error('Could not start two-factor setup', errorText(e));
     }
@@ -70,9 +73,9 @@ export function TwoFactorCard() {
             {data.map((f) => (
               <li key={f.id} className="flex items-center justify-between gap-2 rounded-md border border-border p-2 text-sm">
                 <span className="flex items-center gap-2">
-                  <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {f.friendly_name || 'Authenticator app'}
+                  <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {factorLabel(f.friendly_name)}
                 </span>
-                <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${f.friendly_name || 'authenticator app'}`}>
+                <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${factorLabel(f.friendly_name)}`}>
                   <Trash2 className="size-4" aria-hidden="true" /> Remove
                 </Button>
               </li>
@@ -100,9 +103,18 @@ export function TwoFactorCard() {
         </div>
       ) : (
         factors.data?.length === 0 && (
-          <Button className="mt-4" disabled={enroll.isPending} onClick={() => void start()}>
-            Enable two-factor authentication
-          </Button>
+          <form
+            className="mt-4 space-y-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void start();
+            }}
+          >
+            <InputField id="mfa-name" label="Authenticator name" maxLength={AUTHENTICATOR_NAME_MAX} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+            <Button type="submit" disabled={enroll.isPending}>
+              Enable two-factor authentication
+            </Button>
+          </form>
         )
       )}
     </Card>
