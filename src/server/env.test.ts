@@ -100,7 +100,7 @@ describe('loadConfig', () => {
   it('configures the worker and the simulated provisioner, 0 seconds allowed for tests', () => {
     expect(loadConfig({})).toMatchObject({
       runWorker: true,
-      workerConcurrency: 4,
+      workerConcurrency: { nodes: 4, upkeep: 2 },
       workerPollMs: 1000,
       jobLeaseSeconds: 60,
       provisionInstallSeconds: 20,

@@ -148,6 +148,7 @@ const schema = z.object({
     }),
   RUN_WORKER: bool('RUN_WORKER', true),
   WORKER_CONCURRENCY: int('WORKER_CONCURRENCY', 4, 1, 100),
+  WORKER_UPKEEP_CONCURRENCY: int('WORKER_UPKEEP_CONCURRENCY', 2, 1, 100),
   WORKER_POLL_MS: int('WORKER_POLL_MS', 1000, 10, 60_000),
   JOB_LEASE_SECONDS: int('JOB_LEASE_SECONDS', 60, 1, 3600),
   PROVISION_INSTALL_SECONDS: int('PROVISION_INSTALL_SECONDS', 20, 0, 3600),
@@ -259,7 +260,8 @@ export type Config = {
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: TrustProxy;
   runWorker: boolean;
-  workerConcurrency: number;
+  /** Jobs one worker runs at once in each lane (jobs/task.ts's Lane). */
+  workerConcurrency: { nodes: number; upkeep: number };
   workerPollMs: number;
   /** Seconds a claimed job stays its worker's without a heartbeat (a killed worker's jobs wait this long). */
   jobLeaseSeconds: number;
@@ -329,7 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     trustProxy: e.TRUST_PROXY,
     runWorker: e.RUN_WORKER,
-    workerConcurrency: e.WORKER_CONCURRENCY,
+    workerConcurrency: { nodes: e.WORKER_CONCURRENCY, upkeep: e.WORKER_UPKEEP_CONCURRENCY },
     workerPollMs: e.WORKER_POLL_MS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     provisioner: e.PROVISIONER,

@@ -7,7 +7,7 @@ import type { TestServer } from './server';
  * none is pending or running: for tests of work the request hands to the queue (recovery mail).
  */
 export async function runDueJobs(t: TestServer, timeoutMs = 10_000): Promise<void> {
-  const worker = startWorker(await createJobDeps(t.deps), { concurrency: 2, pollMs: 20, leaseSeconds: 30, schedules: [] });
+  const worker = startWorker(await createJobDeps(t.deps), { concurrency: { nodes: 2, upkeep: 2 }, pollMs: 20, leaseSeconds: 30, schedules: [] });
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {

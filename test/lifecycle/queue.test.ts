@@ -6,6 +6,7 @@ import { openPostgres } from '../../src/server/db/postgres';
 import { createLogger } from '../../src/server/http/logger';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { defineTask, type JobDeps, type Task } from '../../src/server/jobs/task';
+import { taskRegistry } from '../../src/server/jobs/registry';
 import { startWorker, type Worker } from '../../src/server/jobs/worker';
 import { createMailer } from '../../src/server/mail/mailer';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
@@ -22,7 +23,9 @@ beforeAll(async () => {
   t = await createTestDatabase();
 });
 afterEach(async () => {
+  letGo();
   await Promise.all(workers.splice(0).map((w) => w.stop()));
+  held = new Promise<void>((r) => (letGo = r));
   await t.db.query('delete from nodeharbor.jobs');
   runs.length = 0;
 });
@@ -34,11 +37,15 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const n = z.object({ n: z.number() });
+/** Holds every 'stuck' job until the test lets them go: installs waiting on a slow engine. */
+let letGo: () => void = () => undefined;
+let held = new Promise<void>((r) => (letGo = r));
 const tasks: ReadonlyMap<string, Task> = new Map(
   [
-    defineTask({ name: 'record', payload: n, run: async ({ n }) => void runs.push(`record:${n}`) }),
+    defineTask({ name: 'record', lane: 'upkeep', payload: n, run: async ({ n }) => void runs.push(`record:${n}`) }),
     defineTask({
       name: 'slow',
+      lane: 'nodes',
       payload: n,
       run: async ({ n }) => {
         runs.push(`slow-start:${n}`);
@@ -48,6 +55,7 @@ const tasks: ReadonlyMap<string, Task> = new Map(
     }),
     defineTask({
       name: 'broken',
+      lane: 'upkeep',
       payload: n,
       run: async ({ n }) => {
         runs.push(`broken:${n}`);
@@ -57,13 +65,23 @@ const tasks: ReadonlyMap<string, Task> = new Map(
     }),
     defineTask({
       name: 'flaky',
+      lane: 'upkeep',
       payload: n,
       run: async ({ n }) => {
         runs.push(`flaky:${n}`);
         if (runs.filter((r) => r === `flaky:${n}`).length === 1) throw new Error('first try fails');
       },
     }),
-    defineTask({ name: 'tick', payload: z.object({}), run: async () => void runs.push('tick') }),
+    defineTask({
+      name: 'stuck',
+      lane: 'nodes',
+      payload: n,
+      run: async ({ n }) => {
+        runs.push(`stuck:${n}`);
+        await held;
+      },
+    }),
+    defineTask({ name: 'tick', lane: 'upkeep', payload: z.object({}), run: async () => void runs.push('tick') }),
   ].map((task) => [task.name, task as Task]),
 );
 
@@ -80,7 +98,8 @@ function deps(db: Database): JobDeps {
   };
 }
 function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?: number; schedules?: { task: string; everySeconds: number }[] } = {}): Worker {
-  const w = startWorker(deps(db), { concurrency: opts.concurrency ?? 2, pollMs: 20, leaseSeconds: opts.leaseSeconds ?? 30, tasks, schedules: opts.schedules ?? [] });
+  const concurrency = opts.concurrency ?? 2;
+  const w = startWorker(deps(db), { concurrency: { nodes: concurrency, upkeep: concurrency }, pollMs: 20, leaseSeconds: opts.leaseSeconds ?? 30, tasks, schedules: opts.schedules ?? [] });
   workers.push(w);
   return w;
 }
@@ -158,7 +177,7 @@ it('takes over a job whose worker died once its lease runs out, and fails one th
   const id = (await enqueue(t.db, 'record', { n: 1 }))!;
   const last = (await enqueue(t.db, 'broken', { n: 2 }, { maxAttempts: 1 }))!;
   // A worker claims both and dies (no heartbeat, no completion).
-  const { claimed } = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
+  const claimed = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
   expect(claimed.map((j) => j.id).sort()).toEqual([id, last].sort());
   worker();
   await sleep(500);
@@ -209,6 +228,27 @@ it('never runs one job twice with two workers on their own connections', async (
   expect(runs.filter((r) => r.startsWith('slow-start'))).toHaveLength(count);
   // Both took part: the test is about sharing, not about one worker doing everything.
   expect(new Set(rows.map((r) => r.locked_by)).size).toBe(2);
+});
+
+it('runs upkeep (a renewal, a mail) at once behind a thousand node jobs held up by the engine', async () => {
+  await t.db.query(
+    `insert into nodeharbor.jobs (task, payload, run_at) select 'stuck', jsonb_build_object('n', i), now() - interval '1 minute' from generate_series(1, 1000) i`,
+  );
+  await enqueue(t.db, 'record', { n: 1 });
+  worker();
+  await waitFor('the upkeep job', async () => runs.includes('record:1'), 10_000);
+  // Only the node lane's two slots hold node jobs; the other 998 still wait, and nothing else was held up.
+  expect(runs.filter((r) => r.startsWith('stuck:'))).toHaveLength(2);
+  const { rows } = await t.db.query<{ pending: number }>(`select count(*)::int as pending from nodeharbor.jobs where task = 'stuck' and status = 'pending'`);
+  expect(rows[0]!.pending).toBe(998);
+});
+
+it('puts the jobs that wait on the engine in the node lane, and renewals, payments, mail and monitoring in upkeep', () => {
+  const lanes = Object.fromEntries([...taskRegistry.values()].map((task) => [task.name, task.lane]));
+  expect(Object.keys(lanes).filter((name) => lanes[name] === 'nodes').sort()).toEqual(
+    ['install-service', 'start-service', 'stop-service', 'uninstall-service', 'update-node-key'],
+  );
+  for (const name of ['renewal-sweep', 'renew-service', 'reconcile-purchases', 'send-email', 'send-recovery', 'monitor-nodes']) expect(lanes[name]).toBe('upkeep');
 });
 
 it('schedules a recurring task once per period, however many workers run', async () => {

@@ -242,7 +242,7 @@ describe('purchase-credits with the built-in test provider', () => {
     await visit(order.approval_url, { decision: 'approve' });
     await age(s, order.purchase_id, 31);
     const worker = startWorker(await createJobDeps(s.deps), {
-      concurrency: 1,
+      concurrency: { nodes: 1, upkeep: 1 },
       pollMs: 50,
       leaseSeconds: 30,
       schedules: schedules(60, 30).filter((x) => x.task === 'reconcile-purchases'),

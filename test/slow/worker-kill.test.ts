@@ -106,7 +106,7 @@ describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in 
     const period = (await q<{ renews_at: Date }>('select renews_at from private.services where id = $1', [serviceId]))[0]!.renews_at.toISOString();
     const payload = { serviceId, period };
     const jobId = (await enqueue(deps.db, renewService.name, payload, { key: `renew-service:${serviceId}:${period}` }))!;
-    expect((await deps.db.transaction((tx) => claim(tx, 'the-killed-worker', 10, 2))).claimed.map((j) => j.id)).toEqual([jobId]);
+    expect((await deps.db.transaction((tx) => claim(tx, 'the-killed-worker', 10, 2))).map((j) => j.id)).toEqual([jobId]);
     await renewService.run(payload, await createJobDeps(deps));
 
     const third = await spawnWorker();

@@ -26,26 +26,37 @@ export async function enqueue(q: Queryable, task: string, payload: unknown, opts
 type JobRow = { id: number; task: string; payload: unknown; attempts: number; max_attempts: number };
 const toJob = (r: JobRow): ClaimedJob => ({ id: r.id, task: r.task, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts });
 
+/** Which tasks a claim may take: those named in `tasks`, or (`among: false`) all the others. */
+export type TaskFilter = { tasks: readonly string[]; among: boolean };
+
 /**
- * Claims up to `limit` due jobs for `workerId` with FOR UPDATE SKIP LOCKED, so concurrent workers
- * never claim the same job, and leases them for `leaseSeconds`. A running job whose lease ran out
- * (its worker died) is due again; one that had no attempt left is failed instead, and returned
- * as `abandoned` to the one caller that failed it.
+ * Fails the running jobs whose lease ran out (their worker died) and that had no attempt left,
+ * and returns them to the one caller that failed them.
  */
-export async function claim(
-  q: Queryable, workerId: string, limit: number, leaseSeconds: number,
-): Promise<{ claimed: ClaimedJob[]; abandoned: ClaimedJob[] }> {
-  const abandoned = await q.query<JobRow>(
+export async function failAbandoned(q: Queryable): Promise<ClaimedJob[]> {
+  const { rows } = await q.query<JobRow>(
     `update nodeharbor.jobs
         set status = 'failed', locked_until = null, finished_at = now(),
             last_error = coalesce(last_error || '; ', '') || 'the worker stopped during the last attempt'
       where status = 'running' and locked_until < now() and attempts >= max_attempts
       returning id, task, payload, attempts, max_attempts`,
   );
+  return rows.map(toJob);
+}
+
+/**
+ * Claims up to `limit` due jobs for `workerId` with FOR UPDATE SKIP LOCKED, so concurrent workers
+ * never claim the same job, and leases them for `leaseSeconds`. A running job whose lease ran out
+ * (its worker died) is due again. `only` keeps the claim to one lane's tasks.
+ */
+export async function claim(
+  q: Queryable, workerId: string, limit: number, leaseSeconds: number, only: TaskFilter = { tasks: [], among: false },
+): Promise<ClaimedJob[]> {
   const { rows } = await q.query<JobRow>(
     `with next as (
        select id from nodeharbor.jobs
-        where (status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now())
+        where ((status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now()))
+          and (task = any($4::text[])) = $5
         order by run_at, id
         limit $1
         for update skip locked
@@ -56,9 +67,9 @@ export async function claim(
        from next
       where j.id = next.id
      returning j.id, j.task, j.payload, j.attempts, j.max_attempts`,
-    [limit, workerId, leaseSeconds],
+    [limit, workerId, leaseSeconds, only.tasks, only.among],
   );
-  return { claimed: rows.map(toJob), abandoned: abandoned.rows.map(toJob) };
+  return rows.map(toJob);
 }
 
 /** Extends the lease of jobs this worker still runs. */

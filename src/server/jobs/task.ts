@@ -19,11 +19,20 @@ export type JobDeps = {
 };
 
 /**
+ * The queue's lanes, each with its own concurrency: a node's install, start, stop or key change
+ * waits on the engine, for minutes when an image is slow to pull, and a backlog of them must never
+ * hold up the upkeep of everyone's account (renewals, payments, mail, the node monitor).
+ */
+export type Lane = 'nodes' | 'upkeep';
+export const LANES: readonly Lane[] = ['nodes', 'upkeep'];
+
+/**
  * One kind of job: its payload is checked with `payload` before `run` sees it. Jobs are
  * at-least-once, so `run` must be idempotent: running it again after a crash does nothing twice.
  */
 export type Task<P = unknown> = {
   name: string;
+  lane: Lane;
   payload: z.ZodType<P>;
   run(payload: P, deps: JobDeps): Promise<void>;
   /** Called once when the job has failed for good (its last attempt failed). */

@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
-import { claim, complete, extendLeases, fail, type ClaimedJob } from './queue';
+import { claim, complete, extendLeases, fail, failAbandoned, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
-import type { JobDeps, Task } from './task';
+import { LANES, type JobDeps, type Lane, type Task } from './task';
 
 export type WorkerOptions = {
-  /** Jobs run at once by this worker. */
-  concurrency: number;
+  /** Jobs run at once by this worker, in each lane. */
+  concurrency: Readonly<Record<Lane, number>>;
   /** Wait between two looks at the queue when it was empty. */
   pollMs: number;
   /** How long a claimed job stays this worker's without a heartbeat; then another may take it. */
@@ -27,7 +27,16 @@ export type Worker = {
 const SCHEDULE_EVERY_MS = 10_000;
 
 /**
- * Starts a worker over `deps.db`: it polls nodeharbor.jobs, runs up to `concurrency` handlers,
+ * What a lane's claims take: the node lane its tasks; the upkeep lane every other, so that a job
+ * naming no known task is still claimed, and failed.
+ */
+function laneFilter(lane: Lane, tasks: ReadonlyMap<string, Task>): TaskFilter {
+  const nodeTasks = [...tasks.values()].filter((t) => t.lane === 'nodes').map((t) => t.name);
+  return { tasks: nodeTasks, among: lane === 'nodes' };
+}
+
+/**
+ * Starts a worker over `deps.db`: it polls nodeharbor.jobs, runs up to `concurrency` handlers per lane,
  * keeps their leases alive, retries failures with back-off and enqueues the recurring tasks.
  * Several workers, in one process or many, may share one database.
  */
@@ -35,6 +44,9 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const tasks = opts.tasks ?? taskRegistry;
   const running = new Map<number, Promise<void>>();
+  const runningIn = Object.fromEntries(LANES.map((lane) => [lane, new Set<number>()])) as Record<Lane, Set<number>>;
+  const filters = LANES.map((lane) => [lane, laneFilter(lane, tasks)] as const);
+  const hasFreeSlot = () => LANES.some((lane) => runningIn[lane].size < opts.concurrency[lane]);
   let stopping = false;
   let wake: (() => void) | undefined;
   let nextScheduleAt = 0;
@@ -91,16 +103,19 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
           await enqueueSchedules(deps.db, opts.schedules);
           nextScheduleAt = Date.now() + SCHEDULE_EVERY_MS;
         }
-        const free = opts.concurrency - running.size;
-        if (free > 0) {
-          const { claimed: jobs, abandoned } = await deps.db.transaction((tx) => claim(tx, id, free, opts.leaseSeconds));
-          for (const job of abandoned) await gaveUp(job, 'the worker stopped during the last attempt');
-          claimed = jobs.length;
+        for (const job of await failAbandoned(deps.db)) await gaveUp(job, 'the worker stopped during the last attempt');
+        for (const [lane, only] of filters) {
+          const free = opts.concurrency[lane] - runningIn[lane].size;
+          if (free <= 0) continue;
+          const jobs = await deps.db.transaction((tx) => claim(tx, id, free, opts.leaseSeconds, only));
+          claimed += jobs.length;
           for (const job of jobs) {
+            runningIn[lane].add(job.id);
             running.set(
               job.id,
               run(job).finally(() => {
                 running.delete(job.id);
+                runningIn[lane].delete(job.id);
                 wake?.();
               }),
             );
@@ -111,7 +126,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         deps.logger.error('job queue unavailable', { error: String(e) });
       }
       // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
-      if (claimed > 0 && running.size < opts.concurrency) continue;
+      if (claimed > 0 && hasFreeSlot()) continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, opts.pollMs);
         wake = () => {

@@ -6,6 +6,7 @@ import { defineTask } from '../task';
 /** Installing → active, or failed with the engine's reason (provisioning/install-node.ts). */
 export const installService = defineTask({
   name: 'install-service',
+  lane: 'nodes',
   payload: z.object({ serviceId: z.uuid() }),
   run: ({ serviceId }, deps) => installNode(deps, serviceId),
   // The engine could not even be asked, attempt after attempt: the owner is told, and may retry.

@@ -12,6 +12,7 @@ const RATE_LIMIT_ROW_HOURS = 24;
 /** Deletes old revoked refresh tokens and rate-limit counters, which each refresh and each failed attempt add. */
 export const pruneAuth = defineTask({
   name: 'prune-auth',
+  lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, { db }) {
     await db.query(`delete from auth.refresh_tokens where revoked and updated_at < now() - make_interval(hours => $1)`, [REVOKED_TOKEN_HOURS]);

@@ -6,6 +6,7 @@ const KEEP_DAYS = 14;
 
 export const pruneJobs = defineTask({
   name: 'prune-jobs',
+  lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, { db }) {
     await db.query(

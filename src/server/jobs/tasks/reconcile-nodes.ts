@@ -5,6 +5,7 @@ import { defineTask } from '../task';
 /** The recurring repair of drift between the database and the engine (provisioning/reconciler.ts). */
 export const reconcileNodesTask = defineTask({
   name: 'reconcile-nodes',
+  lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, deps) {
     await reconcileNodes(deps);

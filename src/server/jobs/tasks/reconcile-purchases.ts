@@ -9,6 +9,7 @@ import { defineTask } from '../task';
  */
 export const reconcilePurchases = defineTask({
   name: 'reconcile-purchases',
+  lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, deps) {
     const summary = await reconcilePendingPurchases(deps);

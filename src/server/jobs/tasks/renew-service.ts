@@ -11,6 +11,7 @@ import { defineTask } from '../task';
  */
 export const renewService = defineTask({
   name: 'renew-service',
+  lane: 'upkeep',
   payload: z.object({ serviceId: z.uuid(), period: z.string().min(1) }),
   async run({ serviceId, period }, { db, mailer }) {
     await db.transaction(async (tx) => {

@@ -15,6 +15,7 @@ const BATCH = 1000;
  */
 export const renewalSweep = defineTask({
   name: 'renewal-sweep',
+  lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, { db, mailer }) {
     const due = await db.query<{ id: string; renews_at: Date }>(

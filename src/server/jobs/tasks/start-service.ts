@@ -6,6 +6,7 @@ import { defineTask } from '../task';
 /** Runs the node of a service that was extended after it expired: 1 replica, or a new node if it is gone. */
 export const startService = defineTask({
   name: 'start-service',
+  lane: 'nodes',
   payload: z.object({ serviceId: z.uuid() }),
   async run({ serviceId }, { db, provisioner, nodes }) {
     const svc = await findService(db, serviceId);

@@ -5,6 +5,7 @@ import { defineTask } from '../task';
 /** Stops the node of an expired service: 0 replicas, the node and its secret kept for an extension. */
 export const stopService = defineTask({
   name: 'stop-service',
+  lane: 'nodes',
   payload: z.object({ serviceId: z.uuid() }),
   async run({ serviceId }, { db, provisioner }) {
     const svc = await findService(db, serviceId);

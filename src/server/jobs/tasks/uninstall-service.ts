@@ -5,6 +5,7 @@ import { defineTask } from '../task';
 /** Deleting → deleted: removes the node and its secret, then marks the service deleted (reusable if paid). */
 export const uninstallService = defineTask({
   name: 'uninstall-service',
+  lane: 'nodes',
   payload: z.object({ serviceId: z.uuid() }),
   async run({ serviceId }, { db, provisioner }) {
     const svc = await findService(db, serviceId);

@@ -13,6 +13,7 @@ const LIVE = new Set(['active', 'expired', 'suspended']);
  */
 export const updateNodeKey = defineTask({
   name: 'update-node-key',
+  lane: 'nodes',
   payload: z.object({ serviceId: z.uuid() }),
   async run({ serviceId }, { db, provisioner, nodes }) {
     const svc = await findService(db, serviceId);
