@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** The whole-process tests: a newcomer's fresh clone, and SIGKILL durability. */
+/** The whole-process test of a newcomer's fresh clone. */
 export default defineConfig({
   test: {
     include: ['test/slow/**/*.test.ts'],

@@ -1,6 +1,7 @@
 // npm test: the whole suite.
 //  1. unit and API tests on the embedded database (PGlite);
-//  2. whole-process tests: `npm install && npm start` in a fresh clone, SIGKILL durability;
+//  2. the whole-process test of `npm install && npm start` in a fresh clone, and the fault tests
+//     (npm run test:faults: SIGKILLs, a power cut, a database outage, hostile input, slow clients);
 //  3. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
 //  4. the browser tests in Chromium, when the web app defines them;
 //  5. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers.
@@ -33,7 +34,8 @@ async function postgresAnswers() {
 }
 
 step('unit and API tests on PGlite', 'npx', ['vitest', 'run']);
-step('whole-process tests: a fresh clone, a SIGKILL', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts']);
+step('whole-process test: a fresh clone', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts']);
+step('fault tests', 'npm', ['run', '--silent', 'test:faults']);
 
 if (await postgresAnswers()) {
   step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/'], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });

@@ -65,13 +65,15 @@ describe('starting with nodes it cannot run', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A first start migrates a new data folder: on a loaded 2-core machine that can take a minute. */
+  const START_TIMEOUT_MS = 120_000;
   // Asynchronous: the stand-in engine answers from this process.
   function start(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'silent', ...env },
-        timeout: 120_000,
+        timeout: START_TIMEOUT_MS,
       });
       let stdout = '';
       let stderr = '';
@@ -90,11 +92,11 @@ describe('starting with nodes it cannot run', () => {
     const notManager = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${socket}` });
     expect(notManager.status).toBe(1);
     expect(lastLine(notManager.stderr)).toContain('is not a Swarm manager: run `docker swarm init`');
-  });
+  }, START_TIMEOUT_MS * 2);
 
   it('stops when NODE_IMAGES names a product that does not exist', async () => {
     const r = await start({ NODE_IMAGES: '{"TOWNSTARX":"registry.example.com/x:1"}' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('NODE_IMAGES names TOWNSTARX, which no product has as its base_product_code (known: MASTERNODE, TOWNSTAR)');
-  });
+  }, START_TIMEOUT_MS);
 });

@@ -1,8 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import type { Database, Queryable, QueryResult } from './database';
+import { DURABLE_START_PARAMS, DurableNodeFS, syncTree } from './durable-nodefs';
 import { makePrivateFolder } from './private-folder';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
@@ -33,6 +34,8 @@ function wrap(q: Driver): Queryable {
  */
 export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Database & { dump(): Promise<Blob> }> {
   let lockFile: string | undefined;
+  const dataDir = dir ? join(resolve(dir), 'pglite') : undefined;
+  const created = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
   if (dir) {
     const abs = resolve(dir);
     makePrivateFolder(abs);
@@ -40,12 +43,16 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
     takeLock(lockFile);
   }
   const db = await PGlite.create({
-    ...(dir ? { dataDir: join(resolve(dir), 'pglite') } : {}),
+    // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
+    ...(dataDir ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { pgcrypto },
   });
-  // The files PGlite has just created, on a first start.
-  if (dir) makePrivateFolder(resolve(dir));
+  if (dir) {
+    // The files PGlite has just created, on a first start: private, and on the disk.
+    makePrivateFolder(resolve(dir));
+    if (created) syncTree(dataDir!);
+  }
   const base = wrap(db);
   return {
     kind: 'pglite',
