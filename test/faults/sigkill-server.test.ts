@@ -2,21 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyPostgres, TEST_DATABASE_URL } from '../helpers/database';
+import { createEmptyPostgres, postgresAnswers } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
-
-async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 type Setting = { name: string; env: () => Promise<Record<string, string>>; cleanUp: () => Promise<void> };
 const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.test' };

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
 import { bootstrap } from '../../src/server/bootstrap';
@@ -10,22 +9,11 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { createEmptyPostgres, TEST_DATABASE_URL } from '../helpers/database';
+import { createEmptyPostgres, postgresAnswers } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 
 // Several worker processes share one PostgreSQL; the test reads the database while they run.
-
-async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

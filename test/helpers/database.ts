@@ -37,6 +37,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return { db, url: scratch.url, drop: scratch.drop };
 }
 
+/** Whether the test PostgreSQL answers: the tests that need one beside PGlite run only then. */
+export async function postgresAnswers(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** An empty database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it starts. */
 export async function createEmptyPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
