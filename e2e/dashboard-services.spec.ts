@@ -170,7 +170,11 @@ async function journey(viewport: Viewport) {
   await expectToast(page, 'Insufficient Credits', 'You need $60.00 but only have $10.00');
   await extend.getByLabel('Product').selectOption({ label: 'Select a product' });
   await extend.getByRole('button', { name: 'Extend Service' }).click();
-  await expectToast(page, 'Please select a product to extend with');
+  // Under the field, which says it is invalid, and gone once a product is chosen.
+  await extend.getByText('Please select a product to extend with').waitFor();
+  await expect(extend.getByLabel('Product').getAttribute('aria-invalid')).resolves.toBe('true');
+  await extend.getByLabel('Product').selectOption({ index: 1 });
+  await extend.getByText('Please select a product to extend with').waitFor({ state: 'detached' });
   await page.keyboard.press('Escape');
 
   // Delete: the confirmation must be ticked, and closing resets it.

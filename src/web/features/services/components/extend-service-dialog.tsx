@@ -4,6 +4,7 @@ import { CalendarPlus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormField, invalidProps } from '@/components/ui/form-field';
 import { NativeSelect } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { Tooltip } from '@/components/ui/tooltip';
@@ -43,6 +44,8 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
   const extend = useExtendService();
   const [productId, setProductId] = useState(product.id);
   const [months, setMonths] = useState(1);
+  // Shown once Extend Service is pressed without a product, under the field, until one is chosen.
+  const [submitted, setSubmitted] = useState(false);
 
   if (compatible.isPending) return <Spinner label="Loading products..." />;
   if (compatible.isError) return <p role="alert" className="text-sm text-destructive">Failed to load compatible products</p>;
@@ -57,8 +60,10 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
   const choices = chosen ? extendMonthChoices(chosen.renew_interval) : [];
   const selectedMonths = choices.includes(months) ? months : (choices[0] ?? 1);
 
+  const productError = submitted && !chosen ? messages.extendProductRequired : undefined;
   const submit = async () => {
-    if (!chosen) return toast.error(messages.extendProductRequired);
+    setSubmitted(true);
+    if (!chosen) return;
     try {
       const result = await extend.mutateAsync({ serviceId: service.id, productId: chosen.id, months: selectedMonths });
       toast.success('Service Extended', `Service extended for ${result.months} month(s)`);
@@ -73,11 +78,8 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
 
   return (
     <div className="space-y-4">
-      <div className="space-y-1.5">
-        <label htmlFor="extend-product" className="text-sm font-medium">
-          Product
-        </label>
-        <NativeSelect id="extend-product" value={productId} onChange={(e) => setProductId(e.target.value)}>
+      <FormField id="extend-product" label="Product" error={productError}>
+        <NativeSelect id="extend-product" value={productId} onChange={(e) => setProductId(e.target.value)} {...invalidProps('extend-product', productError)}>
           <option value="">Select a product</option>
           {compatible.data.map((p) => (
             <option key={p.id} value={p.id}>
@@ -85,7 +87,7 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
             </option>
           ))}
         </NativeSelect>
-      </div>
+      </FormField>
       {chosen && (
         <div className="space-y-1.5">
           <label htmlFor="extend-months" className="text-sm font-medium">
