@@ -4,6 +4,7 @@ import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../helpers/users';
+import { jobsOf } from './helpers';
 
 // A node that no engine could run fails its installation at once, with a reason its owner can act on.
 
@@ -39,4 +40,37 @@ it('fails a service without a plan, and one whose plan has no image, naming why'
   ]);
   const nodes = await s.deps.db.query('select 1 from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [[planless, imageless]]);
   expect(nodes.rows).toEqual([]);
+});
+
+it('hands over a key changed while the node was being installed, after the install had read the old one', async () => {
+  const u = await createTestUser(s, { credits: 20 });
+  const create = async (name: string) => {
+    const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    if (error) throw error;
+    return (data as { id: string }).id;
+  };
+  const newKey = `${'E'.repeat(43)}=`;
+  const changed = await create('key-changed');
+  const unchanged = await create('key-kept');
+  // The customer's change lands between the install's read of the key and the node's creation.
+  const changingKey: JobDeps['provisioner'] = {
+    ...deps.provisioner,
+    async install(spec) {
+      if (spec.serviceId === changed) {
+        const { error } = await u.client.rpc('manage_service_operation', { p_service_id: changed, p_operation: 'update', p_updates: { api_key: newKey } });
+        expect(error).toBeNull();
+      }
+      return deps.provisioner.install(spec);
+    },
+  };
+  await installNode({ ...deps, provisioner: changingKey }, changed);
+  await installNode({ ...deps, provisioner: changingKey }, unchanged);
+  const { data } = await u.client.from('services').select('name, state').order('name');
+  expect(data).toEqual([
+    { name: 'key-changed', state: 'active' },
+    { name: 'key-kept', state: 'active' },
+  ]);
+  const keyJobs = await jobsOf(s.deps.db, 'update-node-key');
+  expect(keyJobs.filter((j) => j.payload.serviceId === changed)).toHaveLength(1);
+  expect(keyJobs.filter((j) => j.payload.serviceId === unchanged)).toEqual([]);
 });

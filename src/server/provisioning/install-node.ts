@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
+import { enqueue } from '../jobs/queue';
 import { findService } from '../jobs/service-row';
 import type { Mailer } from '../mail/mailer';
 import { installFailedMail } from '../mail/templates/install-failed';
@@ -25,8 +26,11 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
   const svc = await findService(db, serviceId);
   if (svc?.state !== 'installing') return;
   const deadline = svc.state_changed_at.getTime() + nodes.installTimeoutSeconds * 1000;
+  let installedKey: string;
   try {
-    await provisioner.install(await nodeSpecOf(db, serviceId, nodes.images));
+    const spec = await nodeSpecOf(db, serviceId, nodes.images);
+    installedKey = spec.key;
+    await provisioner.install(spec);
     // A node the engine kept stopped (install leaves an existing node as it is) must run to settle.
     await provisioner.start(serviceId);
   } catch (e) {
@@ -37,7 +41,7 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
   for (;;) {
     const health = await provisioner.health(serviceId);
     if (health.state === 'running' && Date.now() - health.since.getTime() >= nodes.settleSeconds * 1000) {
-      return completeInstallation(deps, serviceId, svc.state_changed_at);
+      return completeInstallation(deps, serviceId, svc.state_changed_at, installedKey);
     }
     if (health.state === 'failing') return failInstallation(deps, serviceId, health.reason);
     if (Date.now() >= deadline) {
@@ -52,12 +56,25 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
  * Records the service active and mails its owner, once per installation: only the call that made
  * the change queues the mail, and its key (the installation's start) keeps a retried job from
  * queueing another. A retried or reused service's next installation is a new one, with its own mail.
+ * A key changed after the install read it (an installing node gets no key job) is handed over by
+ * one queued here. The owner's balance row is locked first, as manage_service_operation locks it:
+ * a change then commits either before this reads the key, or after the service is active, when
+ * it queues the job itself.
  */
-async function completeInstallation(deps: InstallDeps, serviceId: string, installingSince: Date): Promise<void> {
+async function completeInstallation(deps: InstallDeps, serviceId: string, installingSince: Date, installedKey: string): Promise<void> {
   const { db, mailer, publicUrl } = deps;
   await db.transaction(async (tx) => {
+    await tx.query(
+      'select 1 from public.user_credits where user_id = (select user_id from private.services where id = $1) for update',
+      [serviceId],
+    );
     const { rows } = await tx.query<{ changed: boolean | null }>('select private.complete_service_installation($1) as changed', [serviceId]);
     if (!rows[0]?.changed) return;
+    const { rows: keys } = await tx.query<{ key: string }>(
+      'select private.decrypt_with_either_key(api_key_encrypted) as key from private.services where id = $1',
+      [serviceId],
+    );
+    if (keys[0]?.key !== installedKey) await enqueue(tx, 'update-node-key', { serviceId });
     const svc = await findService(tx, serviceId);
     if (!svc?.email) return;
     const mail = serviceActiveMail({ to: svc.email, name: svc.name, paidUntil: svc.renews_at, url: `${publicUrl}/dashboard/services/${serviceId}` });
