@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
     pool: 'forks',
+    // The fault tests that start the server in-process take the migrated PGlite snapshot too.
+    globalSetup: ['test/helpers/global-setup.ts'],
     execArgv: ['--experimental-websocket'],
     testTimeout: 300_000,
     hookTimeout: 60_000,
