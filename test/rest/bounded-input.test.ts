@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../../src/server/http/json-body';
 import { MAX_IN_VALUES, MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from '../../src/server/rest/query-limits';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems } from './fixtures';
+import { installFixtures, rest, seedItems, userToken } from './fixtures';
 
 /** `depth` arrays inside one another around a 1. */
 const nestedArrays = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
@@ -56,6 +56,28 @@ describe('bounded input to /rest/v1', () => {
       expect((data as { payload: unknown }).payload).toEqual(payload);
       const r = await rest(s, 'rpc/echo_json', { method: 'POST', body: `{"payload":${nestedArrays(MAX_JSON_DEPTH)}}` });
       await expectRefused(r, 'PGRST102', new RegExp(JSON_TOO_DEEP));
+    });
+  });
+
+  describe('array dimensions', () => {
+    // PostgreSQL takes arrays of at most 6 dimensions and refuses more as a 500 (54000).
+    const arrays = (depth: number) => '['.repeat(depth) + '"a"' + ']'.repeat(depth);
+    const braces = (depth: number) => '{'.repeat(depth) + 'a' + '}'.repeat(depth);
+
+    it('refuses an array argument or column value nested deeper than PostgreSQL takes, with 400', async () => {
+      const r = await rest(s, 'rpc/echo_json', { method: 'POST', body: `{"payload":1,"tags":${arrays(8)}}` });
+      await expectRefused(r, 'PGRST102', /'tags' nests arrays more than 6 deep/);
+      const literal = await rest(s, `rpc/echo_json?payload=1&tags=${braces(7)}`);
+      await expectRefused(literal, 'PGRST102', /'tags' nests arrays/);
+      const ok = await rest(s, 'rpc/echo_json', { method: 'POST', body: `{"payload":1,"tags":${arrays(2)}}` });
+      expect(ok.status).toBe(200);
+
+      const headers = { Authorization: `Bearer ${await userToken(s, '00000000-0000-0000-0000-00000000000a')}` };
+      const insert = await rest(s, 'todos', { method: 'POST', headers, body: `{"title":"t","tags":${arrays(7)}}` });
+      await expectRefused(insert, 'PGRST102', /'tags' nests arrays/);
+      await expectRefused(await rest(s, `todos?tags=cs.${braces(7)}`, { headers }), 'PGRST100', /arrays may nest at most 6 levels/);
+      expect((await rest(s, `todos?tags=cs.${braces(1)}`, { headers })).status).toBe(200);
+      await stillAnswers();
     });
   });
 
