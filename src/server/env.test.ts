@@ -118,6 +118,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('cuts slow clients off after REQUEST_TIMEOUT_SECONDS and caps connections per address', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutSeconds: 30, maxConnectionsPerAddress: 64 });
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '2', MAX_CONNECTIONS_PER_ADDRESS: '500' })).toMatchObject({
+      requestTimeoutSeconds: 2,
+      maxConnectionsPerAddress: 500,
+    });
+    expect(problems({ REQUEST_TIMEOUT_SECONDS: '0', MAX_CONNECTIONS_PER_ADDRESS: 'lots' })).toEqual([
+      'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 600, got "0"',
+      'MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 1 to 100000, got "lots"',
+    ]);
+  });
+
   it('reads overrides', () => {
     const c = loadConfig({
       PORT: '9000',

@@ -133,6 +133,8 @@ const schema = z.object({
   STATUS_URL: url('STATUS_URL', ['http:', 'https:']),
   ADMIN_EMAIL: email('ADMIN_EMAIL'),
   BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+  REQUEST_TIMEOUT_SECONDS: int('REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
+  MAX_CONNECTIONS_PER_ADDRESS: int('MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 100_000),
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
   TRUST_PROXY: z
     .string()
@@ -256,6 +258,10 @@ export type Config = {
   statusUrl: string | undefined;
   adminEmail: string;
   bodyLimitBytes: number;
+  /** Seconds a request's headers and body may take to arrive; a slower client is answered 408 and cut off. */
+  requestTimeoutSeconds: number;
+  /** Connections one client address (an IPv6 /64) may hold open at once; trusted proxies are not counted. */
+  maxConnectionsPerAddress: number;
   rateLimitsEnabled: boolean;
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: TrustProxy;
@@ -328,6 +334,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     statusUrl: e.STATUS_URL,
     adminEmail: e.ADMIN_EMAIL ?? 'admin@nodeharbor.local',
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     trustProxy: e.TRUST_PROXY,
     runWorker: e.RUN_WORKER,

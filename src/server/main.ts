@@ -1,8 +1,10 @@
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
 import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { loadConfigOrExit } from './env';
+import { createHttpServer } from './http/http-server';
 import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
 
@@ -16,8 +18,10 @@ async function main(): Promise<void> {
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const app = createApp({ ...deps, webDir: WEB_DIST });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    logger.info('listening', { url: `http://localhost:${info.port}`, database: db.kind });
+  const server = createHttpServer(config);
+  server.on('request', getRequestListener(app.fetch, { hostname: config.host }));
+  server.listen(config.port, config.host, () => {
+    logger.info('listening', { url: `http://localhost:${(server.address() as AddressInfo).port}`, database: db.kind });
   });
 
   if (!config.paypal && config.databaseUrl) {
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
       logger.info('stopped');
       process.exit(0);
     });
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -9,6 +9,11 @@ export const DEFAULT_API_KEY_ENDING = '=';
 
 export const PASSWORD_MIN = 8;
 
+/** A profile's text fields, as public.profiles' check constraints limit them (characters). */
+export const PROFILE_FULL_NAME_MAX = 200;
+export const PROFILE_COMPANY_MAX = 200;
+export const PROFILE_COMPANY_VAT_MAX = 50;
+
 export const CONTACT_NAME_MIN = 2;
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_MESSAGE_MIN = 10;

@@ -18,6 +18,7 @@ import {
   topUpSchema,
   type CreateServiceInput,
 } from './validation';
+import { PROFILE_FULL_NAME_MAX } from './constants';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0]!.message);
 
@@ -39,6 +40,9 @@ describe('form rules of spec §5', () => {
     expect(firstMessage(signUpSchema.safeParse(reg))).toBeNull();
     expect(firstMessage(signUpSchema.safeParse({ ...reg, confirmPassword: 'other123' }))).toBe(messages.passwordsMismatch);
     expect(firstMessage(signUpSchema.safeParse({ ...reg, fullName: ' ' }))).toBe(messages.fullNameRequired);
+    // The profile's limit, in characters as the database counts them.
+    expect(firstMessage(signUpSchema.safeParse({ ...reg, fullName: '😀'.repeat(PROFILE_FULL_NAME_MAX) }))).toBeNull();
+    expect(firstMessage(signUpSchema.safeParse({ ...reg, fullName: 'a'.repeat(PROFILE_FULL_NAME_MAX + 1) }))).toBe(messages.fullNameLong);
     expect(firstMessage(resetPasswordSchema.safeParse({ password: '1234567', confirmPassword: '1234567' }))).toBe(messages.resetPasswordShort);
     expect(firstMessage(resetPasswordSchema.safeParse({ password: '12345678', confirmPassword: '87654321' }))).toBe(messages.passwordsMismatch);
     expect(firstMessage(signInSchema.safeParse({ email: '', password: '' }))).toBe(messages.credentialsMissing);

@@ -14,6 +14,7 @@ import {
   EXTEND_QUARTERLY_MAX_UNITS,
   MONTHLY_INTERVAL,
   PASSWORD_MIN,
+  PROFILE_FULL_NAME_MAX,
   SERVICE_NAME_MAX,
   SERVICE_NAME_MIN,
   TOP_UP_MAX,
@@ -38,6 +39,7 @@ export const messages = {
   bot: 'Bot detected',
   passwordsMismatch: "Passwords don't match",
   fullNameRequired: 'Full name is required',
+  fullNameLong: `Full name must be at most ${PROFILE_FULL_NAME_MAX} characters`,
   resetPasswordShort: `Password must be at least ${PASSWORD_MIN} characters long`,
   settingsPasswordShort: 'Password too short',
   currentPasswordRequired: 'Current password is required',
@@ -111,12 +113,17 @@ export const signInSchema = z.object({
   password: z.string().min(1, messages.credentialsMissing),
 });
 
+/** Longer than the profile keeps (characters, as SQL's char_length counts them). */
+export function fullNameTooLong(name: string): boolean {
+  return Array.from(name).length > PROFILE_FULL_NAME_MAX;
+}
+
 export const signUpSchema = z
   .object({
     email: z.string().trim().email(messages.email),
     password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
     confirmPassword: z.string(),
-    fullName: z.string().trim().min(1, messages.fullNameRequired),
+    fullName: z.string().trim().min(1, messages.fullNameRequired).refine((v) => !fullNameTooLong(v), messages.fullNameLong),
   })
   .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
 

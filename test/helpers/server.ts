@@ -1,5 +1,4 @@
 import { getRequestListener } from '@hono/node-server';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { createApp } from '../../src/server/app';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { AppDeps } from '../../src/server/deps';
 import { loadConfig } from '../../src/server/env';
+import { createHttpServer } from '../../src/server/http/http-server';
 import { createLogger } from '../../src/server/http/logger';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -39,9 +39,18 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: { logLines?: string[]; webDir?: string; port?: number; database?: TestDatabase } = {},
 ): Promise<TestServer> {
+  const settings = {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
+    LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
+    ...env,
+  };
   // Listening first tells the port, which the configuration then names; requests are answered
-  // once the app exists, and no one knows the address before this function returns.
-  const server = createServer();
+  // once the app exists, and no one knows the address before this function returns. The HTTP
+  // server is npm start's, with the timeouts and connection limit its settings give.
+  const server = createHttpServer(loadConfig(settings));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
@@ -49,16 +58,7 @@ export async function startTestServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   let deps: AppDeps;
   try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
-      ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
-      LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
-      ...env,
-    });
+    const config = loadConfig({ PORT: String(port), DATA_DIR: dataDir, ...settings });
     const lines = options.logLines;
     const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
     deps = await bootstrap(config, { db: testDb.db, logger });

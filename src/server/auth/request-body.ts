@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { containsNul, JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
 import { badJson, validationFailed } from './auth-errors';
 
 export type JsonObject = Record<string, unknown>;
@@ -6,23 +7,16 @@ export type JsonObject = Record<string, unknown>;
 /** Reads the body as a JSON object, or throws GoTrue's 400 bad_json. */
 export async function readJsonObject(c: Context): Promise<JsonObject> {
   const text = await c.req.text();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const parsed = parseJsonBody(text);
+  if (!parsed.ok) {
+    if (parsed.reason === 'too-deep') throw badJson(JSON_TOO_DEEP);
     throw badJson(text.trim() === '' ? 'unexpected end of JSON input' : 'invalid JSON');
   }
+  const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badJson('the body must be a JSON object');
   // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the database.
-  if (hasNul(value)) throw validationFailed('The request must not contain NUL (\\u0000) characters');
+  if (containsNul(value)) throw validationFailed('The request must not contain NUL (\\u0000) characters');
   return value as JsonObject;
-}
-
-function hasNul(v: unknown): boolean {
-  if (typeof v === 'string') return v.includes('\u0000');
-  if (Array.isArray(v)) return v.some(hasNul);
-  if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
-  return false;
 }
 
 /** A string field; absent or null reads as undefined, any other type is a bad_json error. */

@@ -7,6 +7,7 @@ import { enforceFailureLimits, type FailureCounters, recordFailure } from './rat
 import { queueSecurityMail } from './security-mail';
 import type { AmrEntry } from './access-token';
 import { type ClientInfo, endSessions } from './sessions';
+import { checkMetadataFields, checkMetadataSize } from './user-metadata';
 import { findUserById, normalizeEmail, type UserRow } from './users';
 
 export type UserUpdate = {
@@ -38,6 +39,7 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
     throw new AuthError(422, 'email_change_not_supported', 'Changing the e-mail address is not supported. Please contact support.');
   }
   if (update.phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone numbers are not supported');
+  if (update.data) checkMetadataFields(update.data);
   let hash: string | undefined;
   if (update.password !== undefined) {
     const { rows } = await deps.db.query<{ encrypted_password: string | null }>(
@@ -58,11 +60,14 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
         `select raw_user_meta_data from auth.users where id = $1 for update`,
         [user.id],
       );
-      const meta = { ...rows[0]?.raw_user_meta_data };
+      const previous = rows[0]?.raw_user_meta_data ?? {};
+      const meta = { ...previous };
       for (const [k, v] of Object.entries(update.data)) {
         if (v === null) delete meta[k];
         else meta[k] = v;
       }
+      // Thrown inside the transaction: nothing of this request is written.
+      checkMetadataSize(meta, previous);
       await tx.query(`update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now() where id = $1`, [user.id, JSON.stringify(meta)]);
     }
     if (hash) {

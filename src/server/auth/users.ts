@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database';
 import { isDbError } from '../db/database';
 import { AuthError, validationFailed } from './auth-errors';
 import { assertPasswordAcceptable, hashPassword } from './passwords';
+import { checkMetadataFields, checkMetadataSize } from './user-metadata';
 
 /** A row of auth.users, as the server reads it (column names are Supabase's). */
 export type UserRow = {
@@ -65,6 +66,8 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   if (input.fullName !== undefined) meta.full_name = input.fullName;
   // GoTrue marks a confirmed address in the metadata too (models.User.Confirm).
   if (confirmed) meta.email_verified = true;
+  checkMetadataFields(meta);
+  checkMetadataSize(meta);
   const appMeta = { provider: 'email', providers: ['email'] };
   const hash = await hashPassword(input.password);
   if (await findUserByEmail(db, email)) throw userExists();

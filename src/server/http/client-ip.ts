@@ -37,6 +37,14 @@ function trustFunction(trust: Exclude<TrustProxy, false>): (addr: string, hop: n
 }
 
 /**
+ * Whether a peer at `address` is a proxy TRUST_PROXY trusts. With a number of hops, every peer is
+ * the first of them; with addresses, only those.
+ */
+export function isTrustedProxy(address: string, trust: TrustProxy): boolean {
+  return trust !== false && trustFunction(trust)(address, 0);
+}
+
+/**
  * The client's address for rate limits. X-Forwarded-For is read from the right, and only across
  * the proxies TRUST_PROXY trusts (proxy-addr): the left-most entry is whatever the client wrote,
  * so trusting it would let any client pick its own address and escape its limit.

@@ -1,4 +1,5 @@
 import type { PayPalConfig } from '../env';
+import { parseJsonBody } from '../http/json-body';
 import type { Logger } from '../http/logger';
 import {
   centsToDollars,
@@ -193,12 +194,9 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
         webhook_id: config.webhookId,
       };
       if (Object.values(fields).some((v) => v === '')) return null;
-      let event: unknown;
-      try {
-        event = JSON.parse(rawBody);
-      } catch {
-        return null;
-      }
+      const parsed = parseJsonBody(rawBody);
+      if (!parsed.ok) return null;
+      const event = parsed.value;
       if (typeof event !== 'object' || event === null || Array.isArray(event)) return null;
       // The event goes back byte for byte as it came: re-serialising it could change what was signed.
       const body = `${JSON.stringify(fields).slice(0, -1)},"webhook_event":${rawBody}}`;

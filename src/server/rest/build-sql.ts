@@ -1,4 +1,5 @@
-import { parseError, undefinedColumn, writeColumnNotFound, RestError } from './errors';
+import { exceedsJsonDepth } from '../http/json-body';
+import { invalidBody, parseError, undefinedColumn, writeColumnNotFound, RestError } from './errors';
 import { conditionColumns, isLogicTree, type Condition, type Filter, type OrderTerm, type ParsedQuery, type SelectItem } from './parse-query';
 import type { ResponseShape } from './request-headers';
 import type { Column, Relation, Routine } from './schema-cache';
@@ -55,6 +56,29 @@ function arrayLiteral(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
+/** PostgreSQL's MAXDIM: it refuses a deeper array as a program limit (54000, a 500), so it is refused here as bad input. */
+const MAX_ARRAY_DIMENSIONS = 6;
+
+/** Whether a value for an array-typed column or argument nests arrays deeper than PostgreSQL takes. */
+function tooManyDimensions(type: string, value: unknown): boolean {
+  if (!type.endsWith('[]')) return false;
+  // A string is an array literal, `{{a},{b}}`; anything else came as JSON.
+  if (typeof value === 'string') return exceedsJsonDepth(value, MAX_ARRAY_DIMENSIONS);
+  // Bodies nest at most MAX_JSON_DEPTH levels, so this walk is bounded; a stack keeps it iterative.
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (!Array.isArray(v)) continue;
+    if (depth + 1 > MAX_ARRAY_DIMENSIONS) return true;
+    for (const x of v as unknown[]) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
+function checkDimensions(name: string, type: string, value: unknown): void {
+  if (tooManyDimensions(type, value)) throw invalidBody(`'${name}' nests arrays more than ${MAX_ARRAY_DIMENSIONS} deep, the most PostgreSQL takes`);
+}
+
 const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', cs: '@>', cd: '<@', ov: '&&' };
 const PATTERN: Record<string, string> = { like: 'like', ilike: 'ilike', match: '~', imatch: '~*' };
 const IS_SQL: Record<string, string> = { null: 'is null', not_null: 'is not null', true: 'is true', false: 'is false', unknown: 'is unknown' };
@@ -62,6 +86,9 @@ const IS_SQL: Record<string, string> = { null: 'is null', not_null: 'is not null
 function condition(src: Source, f: Filter, p: Params): string {
   const c = column(src, f.column);
   const ref = `${ident(src.name)}.${ident(c.name)}`;
+  if (f.op !== 'in' && f.op !== 'is' && tooManyDimensions(c.type, f.value)) {
+    throw parseError(`"failed to parse filter (${f.op}.${f.value.slice(0, 40)})"`, `arrays may nest at most ${MAX_ARRAY_DIMENSIONS} levels`);
+  }
   let sql: string;
   if (f.op === 'is') sql = `${ref} ${IS_SQL[f.value]}`;
   else if (f.op === 'in') sql = `${ref} = any(${p.add(arrayLiteral(f.value))}::${c.type}[])`;
@@ -163,6 +190,7 @@ export type InsertOptions = {
 export function buildInsert(rel: Relation, q: ParsedQuery, o: InsertOptions, shape: ResponseShape | 'none'): Statement {
   rejectRange(q, 'INSERT');
   const cols = payloadColumns(rel, o.keys);
+  for (const c of cols) for (const row of o.rows) checkDimensions(c.name, c.type, row[c.name]);
   const p = new Params();
   const rows = p.add(JSON.stringify(o.rows));
   let modify: string;
@@ -197,6 +225,7 @@ function onConflict(rel: Relation, q: ParsedQuery, cols: readonly Column[], reso
 export function buildUpdate(rel: Relation, q: ParsedQuery, values: Record<string, unknown>, shape: ResponseShape | 'none'): Statement {
   rejectRange(q, 'UPDATE');
   const cols = payloadColumns(rel, Object.keys(values));
+  for (const c of cols) checkDimensions(c.name, c.type, values[c.name]);
   const p = new Params();
   if (cols.length === 0) {
     // PostgREST turns an empty PATCH into a no-op; the filters are still checked.
@@ -227,6 +256,7 @@ export function buildDelete(rel: Relation, q: ParsedQuery, shape: ResponseShape 
 export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQuery, shape: ResponseShape, count: boolean): Statement {
   const p = new Params();
   const given = fn.args.filter((a) => a.name in args);
+  for (const a of given) checkDimensions(a.name, a.type, args[a.name]);
   const call = `"public".${ident(fn.name)}(${given.map((a) => `${ident(a.name)} := _pgrst_args.${ident(a.name)}`).join(', ')})`;
   const argsFrom = given.length
     ? `jsonb_to_record(${p.add(JSON.stringify(args))}::jsonb) as _pgrst_args(${given.map((a) => `${ident(a.name)} ${a.type}`).join(', ')})`

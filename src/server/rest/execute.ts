@@ -5,6 +5,7 @@ import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { clientIp } from '../http/client-ip';
+import { JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
 import { ClientSlots } from './client-slots';
 import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
@@ -80,11 +81,9 @@ function readStatus(offset: number, pageTotal: number, total: number | null): nu
 async function readJson(c: Context, empty: unknown): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return empty;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw invalidBody();
-  }
+  const parsed = parseJsonBody(text);
+  if (parsed.ok) return parsed.value;
+  throw parsed.reason === 'too-deep' ? invalidBody(JSON_TOO_DEEP) : invalidBody();
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

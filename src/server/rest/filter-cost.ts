@@ -1,17 +1,13 @@
 import type { DbRole } from '../db/with-claims';
 import { RestError } from './errors';
+import { MAX_IN_VALUES, MAX_LIKE_LENGTH, MAX_REGEX_LENGTH, MAX_REGEX_REPEAT } from './query-limits';
 import { isLogicTree, type Condition, type Filter } from './parse-query';
 
-/**
+/*
  * Filters whose cost PostgreSQL cannot bound for us: PGlite ignores statement_timeout and runs on
- * the server's own thread, so one slow pattern stalls every request. These limits keep each
- * filter cheap before it reaches the database.
+ * the server's own thread, so one slow pattern stalls every request. The limits of query-limits.ts
+ * keep each filter cheap before it reaches the database.
  */
-export const MAX_REGEX_LENGTH = 100;
-export const MAX_LIKE_LENGTH = 1000;
-export const MAX_IN_VALUES = 1000;
-/** `{m,n}` repeats its operand n times in the compiled automaton. */
-const MAX_REPEAT = 20;
 
 const REGEX_OPS = new Set(['match', 'imatch']);
 
@@ -66,7 +62,7 @@ export function regexProblem(pattern: string): string | undefined {
         const m = /^\{(\d*)(,(\d*))?\}/.exec(pattern.slice(i));
         if (m) {
           const bounds = [m[1], m[3]].filter((b) => b !== undefined && b !== '').map(Number);
-          if (bounds.some((b) => b > MAX_REPEAT)) return `repetition bounds in regular expressions may be at most ${MAX_REPEAT}`;
+          if (bounds.some((b) => b > MAX_REGEX_REPEAT)) return `repetition bounds in regular expressions may be at most ${MAX_REGEX_REPEAT}`;
           i += m[0].length - 1;
         }
       }

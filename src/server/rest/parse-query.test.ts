@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RestError } from './errors';
 import { parseFilter, parseOrder, parseQuery, parseSelect, splitQuery } from './parse-query';
+import { MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
 
 function code(fn: () => unknown): string | undefined {
   try {
@@ -109,5 +110,23 @@ describe('parseQuery', () => {
     expect(code(() => parseQuery([['limit', '-1']]))).toBe('PGRST100');
     expect(code(() => parseQuery([['offset', 'x']]))).toBe('PGRST100');
     expect(code(() => parseQuery([['other.id', 'eq.1']]))).toBe('PGRST108');
+  });
+});
+
+describe('query limits', () => {
+  const columns = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`).join(',');
+  it('takes up to MAX_SELECT_ITEMS select items and one star, and refuses more', () => {
+    expect(parseSelect(`*,${columns(MAX_SELECT_ITEMS - 1)}`)).toHaveLength(MAX_SELECT_ITEMS);
+    expect(code(() => parseSelect(columns(MAX_SELECT_ITEMS + 1)))).toBe('PGRST100');
+    expect(code(() => parseSelect('*,id,*'))).toBe('PGRST100');
+  });
+  it('takes up to MAX_ORDER_TERMS order terms', () => {
+    expect(parseOrder(columns(MAX_ORDER_TERMS))).toHaveLength(MAX_ORDER_TERMS);
+    expect(code(() => parseOrder(columns(MAX_ORDER_TERMS + 1)))).toBe('PGRST100');
+  });
+  it('takes logic trees up to MAX_LOGIC_DEPTH levels', () => {
+    const tree = (levels: number) => `(${'and('.repeat(levels - 1)}a.eq.1${')'.repeat(levels - 1)})`;
+    expect(code(() => parseQuery([['or', tree(MAX_LOGIC_DEPTH)]]))).toBeUndefined();
+    expect(code(() => parseQuery([['or', tree(MAX_LOGIC_DEPTH + 1)]]))).toBe('PGRST100');
   });
 });

@@ -1,4 +1,5 @@
 import { parseError, RestError } from './errors';
+import { MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'isdistinct', 'cs', 'cd', 'ov'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -178,6 +179,8 @@ export function parseSelect(raw: string): SelectItem[] {
   let i = 0;
   for (;;) {
     if (s[i] === '*') {
+      // Each star expands to every column: repeated, they would pass PostgreSQL's 1,664 entries.
+      if (items.some((it) => it.kind === 'star')) throw fail(i, 'the select list may name * only once');
       items.push({ kind: 'star' });
       i += 1;
     } else {
@@ -214,6 +217,7 @@ export function parseSelect(raw: string): SelectItem[] {
       }
       items.push({ kind: 'column', column: first.name, alias, cast });
     }
+    if (items.length > MAX_SELECT_ITEMS) throw fail(i, `the select list may hold at most ${MAX_SELECT_ITEMS} items`);
     if (i === s.length) return items;
     if (s[i] !== ',') throw fail(i, `unexpected ${describe(s, i)} expecting "," or end of input`);
     i += 1;
@@ -256,6 +260,7 @@ export function parseOrder(raw: string): OrderTerm[] {
       else throw fail();
     }
     terms.push(term);
+    if (terms.length > MAX_ORDER_TERMS) throw parseError(`"failed to parse order (${raw})"`, `order may hold at most ${MAX_ORDER_TERMS} terms`);
     if (i === s.length) break;
     if (s[i] !== ',') throw fail();
     i += 1;
@@ -381,8 +386,6 @@ function unquote(v: string): string {
   if (v.length < 2 || !v.startsWith('"') || !v.endsWith('"')) return v;
   return v.slice(1, -1).replace(/\\(.)/g, '$1');
 }
-
-const MAX_LOGIC_DEPTH = 16;
 
 /** `(cond,cond,...)` where cond is `col.[not.]op.value` or a nested `[not.]and(...)` / `[not.]or(...)`. */
 function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: string, depth: number): LogicTree {

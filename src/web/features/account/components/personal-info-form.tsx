@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { PROFILE_COMPANY_MAX, PROFILE_COMPANY_VAT_MAX, PROFILE_FULL_NAME_MAX } from '@shared/constants';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -43,7 +44,7 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
       </div>
       <form onSubmit={onSubmit} className="mt-6 space-y-4">
         <FormField id="account-name" label="Full name">
-          <Input id="account-name" autoComplete="name" maxLength={200} readOnly={!editing} className={valueClass} {...form.register('full_name')} />
+          <Input id="account-name" autoComplete="name" maxLength={PROFILE_FULL_NAME_MAX} readOnly={!editing} className={valueClass} {...form.register('full_name')} />
         </FormField>
         <FormField id="account-email" label="Email">
           <Input id="account-email" type="email" value={email} readOnly className={valueClass} aria-describedby="account-email-note" />
@@ -52,10 +53,10 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
           The e-mail address cannot be changed here.
         </p>
         <FormField id="account-company" label="Company">
-          <Input id="account-company" autoComplete="organization" maxLength={200} readOnly={!editing} className={valueClass} {...form.register('company')} />
+          <Input id="account-company" autoComplete="organization" maxLength={PROFILE_COMPANY_MAX} readOnly={!editing} className={valueClass} {...form.register('company')} />
         </FormField>
         <FormField id="account-vat" label="VAT ID">
-          <Input id="account-vat" maxLength={50} readOnly={!editing} className={valueClass} {...form.register('company_vat')} />
+          <Input id="account-vat" maxLength={PROFILE_COMPANY_VAT_MAX} readOnly={!editing} className={valueClass} {...form.register('company_vat')} />
         </FormField>
         <div className="flex gap-2">
           {editing ? (
