@@ -5,8 +5,8 @@ export default defineConfig({
   resolve: { alias: { '@shared': new URL('./src/shared', import.meta.url).pathname } },
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
-    // Whole-process runs (fresh clone, SIGKILL) and the Docker Engine's: npm test runs them as their own steps.
-    exclude: ['test/slow/**', 'test/docker/**', 'node_modules/**'],
+    // The fresh clone's run, the fault tests and the Docker Engine's: npm test runs them as their own steps.
+    exclude: ['test/slow/**', 'test/faults/**', 'test/docker/**', 'node_modules/**'],
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
     // supabase-js builds a realtime client, which needs WebSocket: behind a flag on Node 20.

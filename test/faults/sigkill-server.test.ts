@@ -3,16 +3,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyPostgres, postgresAnswers } from '../helpers/database';
+import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 
 type Setting = { name: string; env: () => Promise<Record<string, string>>; cleanUp: () => Promise<void> };
 const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.test' };
 let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
-const settings: Setting[] = [
-  { name: 'the embedded database', env: async () => ({ ...common, DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-durable-')) }), cleanUp: async () => {} },
-];
-if (await postgresAnswers()) {
+const settings: Setting[] = [];
+if (TEST_DB === 'pglite') {
+  settings.push({ name: 'the embedded database', env: async () => ({ ...common, DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-durable-')) }), cleanUp: async () => {} });
+} else if (await postgresAnswers()) {
   settings.push({
     name: 'PostgreSQL',
     env: async () => {

@@ -9,15 +9,16 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { createEmptyPostgres, postgresAnswers } from '../helpers/database';
+import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 
-// Several worker processes share one PostgreSQL; the test reads the database while they run.
+// Several worker processes share one PostgreSQL (the PostgreSQL pass of npm run test:faults); the
+// test reads the database while they run.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.runIf(await postgresAnswers())('npm run worker, killed with SIGKILL in the middle of a job', () => {
+describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run worker, killed with SIGKILL in the middle of a job', () => {
   let scratch: Awaited<ReturnType<typeof createEmptyPostgres>>;
   let env: Record<string, string>;
   const settings = {

@@ -5,7 +5,7 @@ import { JSON_TOO_DEEP } from '../../src/server/http/json-body';
 import { PROFILE_FULL_NAME_MAX } from '../../src/shared/constants';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { authFetch } from './helpers';
+import { authFetch } from '../auth/helpers';
 
 const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../../src/server/http/json-body';
 import { MAX_IN_VALUES, MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from '../../src/server/rest/query-limits';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems, userToken } from './fixtures';
+import { installFixtures, rest, seedItems, userToken } from '../rest/fixtures';
 
 /** `depth` arrays inside one another around a 1. */
 const nestedArrays = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
