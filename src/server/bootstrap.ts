@@ -2,6 +2,7 @@ import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { seed } from './db/seed';
+import { logOutages } from './db/outage-log';
 import type { AppDeps } from './deps';
 import { createKeys } from './auth/tokens';
 import type { Config } from './env';
@@ -20,7 +21,7 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   const logger = opts.logger ?? createLogger(config.logLevel);
   const secrets = resolveSecrets(config);
   const encryptionKeys = { current: secrets.encryptionKey, previous: config.encryptionKeyPrevious };
-  const db = withEncryptionKeys(opts.db ?? (await openDatabase(config)), encryptionKeys);
+  const db = logOutages(withEncryptionKeys(opts.db ?? (await openDatabase(config)), encryptionKeys), logger);
   try {
     await migrate(db, { platform: true });
     await seed(db);
