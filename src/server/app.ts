@@ -4,6 +4,7 @@ import { authRoutes } from './auth/auth.routes';
 import type { AppDeps } from './deps';
 import { functionRoutes } from './functions/functions.routes';
 import { requestLog } from './http/request-log';
+import { shareByCaller } from './http/share-by-caller';
 import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountStatic } from './http/static';
@@ -19,6 +20,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('/auth/v1/*', apiCors);
   app.use('/rest/v1/*', apiCors);
   app.use('/functions/v1/*', apiCors);
+  const share = shareByCaller(deps);
+  for (const path of ['/auth/v1/*', '/rest/v1/*', '/functions/v1/*', '/payments/*']) app.use(path, share);
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) => c.json({ code: 'PGRST413', message: 'Request body too large', details: null, hint: null }, 413),
