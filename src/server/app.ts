@@ -4,6 +4,8 @@ import { authRoutes } from './auth/auth.routes';
 import type { AppDeps } from './deps';
 import { functionRoutes } from './functions/functions.routes';
 import { requestLog } from './http/request-log';
+import { shareByCaller } from './http/share-by-caller';
+import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountStatic } from './http/static';
 import { paymentRoutes } from './payments/payments.routes';
@@ -18,6 +20,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('/auth/v1/*', apiCors);
   app.use('/rest/v1/*', apiCors);
   app.use('/functions/v1/*', apiCors);
+  const share = shareByCaller(deps);
+  for (const path of ['/auth/v1/*', '/rest/v1/*', '/functions/v1/*', '/payments/*']) app.use(path, share);
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) => c.json({ code: 'PGRST413', message: 'Request body too large', details: null, hint: null }, 413),
@@ -55,6 +59,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/payments', paymentRoutes(deps));
 
   app.onError((err, c) => {
+    // The database's passing failures are logged once per incident (db/outage-log.ts), not here.
+    const failure = classifyDbFailure(err);
+    if (failure) return c.json({ code: failure.code, message: failureMessage(failure) }, failure.status, { 'Retry-After': String(failure.retryAfter) });
     logger.error('unhandled error', { path: c.req.path, error: err.message, stack: err.stack });
     return c.json({ code: 'unexpected_failure', message: 'Internal server error' }, 500);
   });

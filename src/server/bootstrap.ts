@@ -2,6 +2,8 @@ import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open';
 import { seed } from './db/seed';
+import { defaultClientSlots, shareFairly } from './db/fair-share';
+import { logOutages } from './db/outage-log';
 import type { AppDeps } from './deps';
 import { createKeys } from './auth/tokens';
 import type { Config } from './env';
@@ -20,7 +22,10 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   const logger = opts.logger ?? createLogger(config.logLevel);
   const secrets = resolveSecrets(config);
   const encryptionKeys = { current: secrets.encryptionKey, previous: config.encryptionKeyPrevious };
-  const db = withEncryptionKeys(opts.db ?? (await openDatabase(config)), encryptionKeys);
+  const raw = opts.db ?? (await openDatabase(config));
+  const slots = config.databaseClientSlots ?? defaultClientSlots(raw.kind, config.databasePoolSize);
+  // Outermost, each caller's share: its refusals are no outage of the database's.
+  const db = shareFairly(logOutages(withEncryptionKeys(raw, encryptionKeys), logger), slots);
   try {
     await migrate(db, { platform: true });
     await seed(db);

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS } from './db/postgres';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
 
@@ -120,6 +121,10 @@ const schema = z.object({
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 20, 1, 500),
+  DATABASE_POOL_TIMEOUT_MS: int('DATABASE_POOL_TIMEOUT_MS', DEFAULT_POOL_TIMEOUT_MS, 100, 60_000),
+  DATABASE_LOCK_TIMEOUT_MS: int('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_LOCK_TIMEOUT_MS, 100, 60_000),
+  // 0 when unset: bootstrap derives it from the database (fair-share.ts).
+  DATABASE_CLIENT_SLOTS: int('DATABASE_CLIENT_SLOTS', 0, 1, 500),
   JWT_SECRET: secret('JWT_SECRET', 32),
   JWT_EXPIRY: int('JWT_EXPIRY', 3600, 300, 604800),
   REFRESH_TOKEN_REUSE_INTERVAL: int('REFRESH_TOKEN_REUSE_INTERVAL', 10, 0, 3600),
@@ -242,6 +247,12 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** How long a statement waits for a pooled connection, or for a new one to open (PostgreSQL). */
+  databasePoolTimeoutMs: number;
+  /** PostgreSQL's lock_timeout on every connection: a held row answers its callers fast. */
+  databaseLockTimeoutMs: number;
+  /** Statements one signed-in user, or one address, runs at once (db/fair-share.ts); undefined: by the database. */
+  databaseClientSlots: number | undefined;
   /** Undefined means: embedded mode generates one and keeps it in DATA_DIR. */
   jwtSecret: string | undefined;
   jwtExpiry: number;
@@ -321,6 +332,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,
+    databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    databaseClientSlots: e.DATABASE_CLIENT_SLOTS || undefined,
     jwtSecret: e.JWT_SECRET,
     jwtExpiry: e.JWT_EXPIRY,
     refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,

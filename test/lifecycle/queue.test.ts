@@ -2,6 +2,7 @@ import { createTestProvider } from '../../src/server/payments/test-provider';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../../src/server/db/database';
+import { DbConnectionError } from '../../src/server/db/db-failure';
 import { openPostgres } from '../../src/server/db/postgres';
 import { createLogger } from '../../src/server/http/logger';
 import { claim, enqueue } from '../../src/server/jobs/queue';
@@ -82,6 +83,17 @@ const tasks: ReadonlyMap<string, Task> = new Map(
       },
     }),
     defineTask({ name: 'tick', lane: 'upkeep', payload: z.object({}), run: async () => void runs.push('tick') }),
+    defineTask({
+      name: 'outage',
+      lane: 'upkeep',
+      payload: n,
+      run: async ({ n }) => {
+        runs.push(`outage:${n}`);
+        // What the PostgreSQL adapter throws when its connection is lost.
+        throw new Error('could not read the node', { cause: new DbConnectionError('08006', 'Connection terminated unexpectedly') });
+      },
+      onFailed: async ({ n }) => void runs.push(`gave-up:${n}`),
+    }),
   ].map((task) => [task.name, task as Task]),
 );
 
@@ -152,6 +164,19 @@ it('retries a failing job with exponential back-off, then leaves it failed', asy
   expect(await job(id)).toMatchObject({ attempts: 3, finished: true });
   await sleep(200);
   expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1', 'gave-up:1:the relay said no']);
+});
+
+it('puts a job back, its attempt not counted, when the database fails it in passing', async () => {
+  const id = (await enqueue(t.db, 'outage', { n: 1 }, { maxAttempts: 1 }))!;
+  worker();
+  const j = await waitFor('the job back in the queue', async () => {
+    const j = await job(id);
+    return j.status === 'pending' && j.last_error ? j : undefined;
+  });
+  // Its only attempt is still to come, a while later.
+  expect(j).toMatchObject({ attempts: 0, finished: false, last_error: 'could not read the node' });
+  expect(j.wait).toBeGreaterThan(5);
+  expect(runs).toEqual(['outage:1']);
 });
 
 it('fails at once a job of an unknown task or with an invalid payload: no retry could help', async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { SLOTS_PER_CLIENT } from '../../src/server/rest/client-slots';
 import { TEST_DB } from '../helpers/database';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { rest, userClient, userToken } from './fixtures';
@@ -98,10 +97,12 @@ describe('REST refuses filters that could stall the server', () => {
 
 // PGlite runs one statement at a time on the server's own thread: there the filter refusals above
 // bound each statement's cost; slots matter where statements run in parallel.
+// (test/reliability/fair-share.test.ts checks the same fairness on both databases.)
+const SLOTS_PER_CLIENT = 4;
 describe.skipIf(TEST_DB === 'pglite')('REST limits the statements one client runs at once', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ TRUST_PROXY: 'true' });
+    s = await startTestServer({ TRUST_PROXY: 'true', DATABASE_CLIENT_SLOTS: String(SLOTS_PER_CLIENT) });
     await s.deps.db.exec(`create function public.slow_read() returns int language sql stable as $$ select 1 from pg_sleep(6) $$`);
   });
   afterAll(() => s.stop());

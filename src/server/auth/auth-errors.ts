@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { failureMessage, type DbFailure } from '../db/db-failure';
 
 /**
  * An error answered in GoTrue's HTTPError shape (supabase-wire §2.1). Thrown by auth code and
@@ -52,4 +53,22 @@ export function authErrorPayload(err: AuthError, apiVersionHeader: string | unde
     return { headers, body: { code: err.code, message: err.message, error_code: err.code, msg: err.message, ...err.extra } };
   }
   return { headers, body: { code: err.status, error_code: err.code, msg: err.message, ...err.extra } };
+}
+
+/**
+ * GoTrue's word for each passing database failure: its own `request_timeout` (504), `conflict`
+ * (409) and `over_request_rate_limit` (429); GoTrue has none for 503, which auth-js retries by
+ * status whatever the code.
+ */
+const FAILURE_CODES: Record<DbFailure['kind'], string> = {
+  unavailable: 'service_unavailable',
+  pool_timeout: 'service_unavailable',
+  caller_busy: 'over_request_rate_limit',
+  statement_timeout: 'request_timeout',
+  lock_timeout: 'conflict',
+};
+
+/** The AuthError answered for a passing database failure, with its Retry-After. */
+export function authErrorFor(failure: DbFailure): AuthError {
+  return new AuthError(failure.status, FAILURE_CODES[failure.kind], failureMessage(failure), {}, { 'Retry-After': String(failure.retryAfter) });
 }

@@ -3,7 +3,8 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
-import { AuthError, OAuthError, authErrorPayload, validationFailed } from './auth-errors';
+import { classifyDbFailure } from '../db/db-failure';
+import { AuthError, OAuthError, authErrorFor, authErrorPayload, validationFailed } from './auth-errors';
 import { authenticate } from './authenticate';
 import { mfaRoutes } from './mfa.routes';
 import { enforceEmailFrequency, enforceRequestLimit } from './rate-limits';
@@ -150,6 +151,12 @@ export function authRoutes(deps: AppDeps): Hono {
     if (err instanceof AuthError) {
       const { body, headers } = authErrorPayload(err, version);
       return c.json(body, err.status, headers);
+    }
+    // The database's passing failures are logged once per incident (db/outage-log.ts), not here.
+    const failure = classifyDbFailure(err);
+    if (failure) {
+      const { body, headers } = authErrorPayload(authErrorFor(failure), version);
+      return c.json(body, failure.status, headers);
     }
     logger.error('auth request failed', { path: c.req.path, error: err.message, stack: err.stack });
     const { body, headers } = authErrorPayload(

@@ -34,6 +34,8 @@ export async function migrate(db: Database, opts: MigrateOptions): Promise<strin
       const name = `${folder}/${file}`;
       const sql = readFileSync(join(root, folder, file), 'utf8');
       await db.transaction(async (tx) => {
+        // Another process may be applying a long migration: wait for it, past DATABASE_LOCK_TIMEOUT_MS.
+        await tx.exec('set local lock_timeout = 0');
         await tx.query('select pg_advisory_xact_lock(7262001)');
         const done = await tx.query('select 1 from nodeharbor.migrations where name = $1', [name]);
         if (done.rowCount > 0) return;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import { type Database, isDbError, type Queryable, type QueryResult } from './database';
+import { classifyDbFailure, DbConnectionError } from './db-failure';
 
 // NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -14,17 +15,42 @@ function result<T>(r: pg.QueryResult): QueryResult<T> {
   };
 }
 
-function wrap(c: pg.Pool | pg.PoolClient): Queryable {
+function wrap(c: pg.PoolClient): Queryable {
   return {
     async exec(sql) {
       // Without parameters pg uses the simple protocol, which accepts several statements.
-      await c.query(sql);
+      await c.query(sql).catch(rethrow);
     },
     async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<QueryResult<T>> {
-      return result<T>(await c.query({ name, text: sql, values: [...params] }));
+      return result<T>(await c.query({ name, text: sql, values: [...params] }).catch(rethrow));
     },
   };
 }
+
+// node-postgres says these in words only: a lost connection, and pg-pool's timeout (which covers
+// both waiting for a free connection and opening a new one).
+const LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** The driver's error, with a code where node-postgres gives none, so that db-failure.ts can tell what it was. */
+function rethrow(e: unknown): never {
+  if (e instanceof Error && !isDbError(e)) {
+    if (e.message === POOL_TIMEOUT) throw new DbConnectionError('pool_timeout', e.message, { cause: e });
+    if (LOST.test(e.message)) throw new DbConnectionError('08006', e.message, { cause: e });
+  }
+  throw e;
+}
+
+/** Defaults of DATABASE_POOL_TIMEOUT_MS and DATABASE_LOCK_TIMEOUT_MS. */
+export const DEFAULT_POOL_TIMEOUT_MS = 2000;
+export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
+
+export type PostgresOptions = {
+  /** How long a statement may wait for a free pooled connection, or for a new one to open. */
+  poolTimeoutMs?: number;
+  /** How long any statement may wait for a lock (PostgreSQL's lock_timeout), on every connection. */
+  lockTimeoutMs?: number;
+};
 
 /**
  * The statements each connection has prepared. REST statements take their shape from the request,
@@ -44,38 +70,72 @@ function preparedName(client: pg.PoolClient, sql: string): string {
 
 const tooManyPrepared = (client: pg.PoolClient) => (prepared.get(client)?.size ?? 0) > MAX_PREPARED;
 
-/** Opens a pool on a real PostgreSQL. */
-export async function openPostgres(url: string, max = 20): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, pipeline: true });
+/**
+ * Opens a pool on a real PostgreSQL. A statement that finds no connection within `poolTimeoutMs`
+ * fails with DbConnectionError('pool_timeout'), one that waits longer than `lockTimeoutMs` for a
+ * lock with 55P03, so that a held row answers its callers fast instead of filling the pool.
+ */
+export async function openPostgres(url: string, max = 20, opts: PostgresOptions = {}): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    pipeline: true,
+    connectionTimeoutMillis: opts.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
+    // A startup parameter: every statement of every connection has it, at no round trip's cost.
+    lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+  });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  await pool.query('select 1');
-  const base = wrap(pool);
-  const transaction: Database['transaction'] = async (fn) => {
-    const client = await pool.connect();
+  // A checked-out client whose server goes away emits 'error' too, which nothing may leave
+  // unhandled; its next query fails with the reason, and the client is then not reused.
+  const ignore = () => {};
+  const connect = async () => {
+    const client = await pool.connect().catch(rethrow);
+    client.on('error', ignore);
+    return client;
+  };
+  const release = (client: pg.PoolClient, destroy: boolean) => {
+    client.off('error', ignore);
+    client.release(destroy);
+  };
+  /** Runs `fn` on one connection; one that was lost or reset is not reused. */
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await connect();
     try {
-      await client.query('begin');
-      const out = await fn(wrap(client));
-      await client.query('commit');
+      const out = await fn(client);
+      release(client, false);
       return out;
     } catch (e) {
-      await client.query('rollback').catch(() => {});
+      release(client, classifyDbFailure(e)?.kind === 'unavailable');
       throw e;
-    } finally {
-      client.release();
     }
   };
+  await withClient((c) => wrap(c).query('select 1'));
+  const transaction: Database['transaction'] = (fn) =>
+    withClient(async (client) => {
+      const tx = wrap(client);
+      try {
+        await tx.exec('begin');
+        const out = await fn(tx);
+        await tx.exec('commit');
+        return out;
+      } catch (e) {
+        await client.query('rollback').catch(() => {});
+        throw e;
+      }
+    });
   return {
     kind: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    query: (sql, params, name) => withClient((c) => wrap(c).query(sql, params, name)),
+    exec: (sql) => withClient((c) => wrap(c).exec(sql)),
     transaction,
     async batch(statements) {
       // One round trip: pipelined, the transaction's messages leave in one write (the cork) and
       // PostgreSQL answers them in order. The statements are prepared once per connection. On an
       // error PostgreSQL refuses the rest of the transaction and answers COMMIT with a rollback,
       // so the connection goes back clean.
-      const client = await pool.connect();
+      const client = await connect();
       const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
       let sent: Promise<pg.QueryResult>[];
       stream.cork();
@@ -87,7 +147,7 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
         ];
       } catch (e) {
         // Nothing half-sent may go back to the pool.
-        client.release(true);
+        release(client, true);
         throw e;
       } finally {
         stream.uncork();
@@ -95,8 +155,8 @@ export async function openPostgres(url: string, max = 20): Promise<Database> {
       const settled = await Promise.allSettled(sent);
       const failed = settled.find((r) => r.status === 'rejected');
       // A failure without a SQLSTATE is the connection's own (lost, timed out): it is not reused.
-      client.release(tooManyPrepared(client) || (failed !== undefined && !isDbError(failed.reason)));
-      if (failed) throw failed.reason;
+      release(client, tooManyPrepared(client) || (failed !== undefined && !isDbError(failed.reason)));
+      if (failed) rethrow(failed.reason);
       return settled.slice(1, -1).map((r) => result<Record<string, unknown>>((r as PromiseFulfilledResult<pg.QueryResult>).value));
     },
     close: () => pool.end(),

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { classifyDbFailure, failureMessage } from '../db/db-failure';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { contactForm } from './contact-form';
@@ -25,5 +26,13 @@ export function functionRoutes(deps: AppDeps): Hono {
     return fn ? fn(deps, c) : fail(c, 404, 'Function not found');
   });
   app.all('*', (c) => fail(c, 405, 'Functions are called with POST'));
+  // The database's passing failures, in a function's own error shape; they are logged once per
+  // incident (db/outage-log.ts). Anything else is a bug, for the app's handler to log.
+  app.onError((err, c) => {
+    const failure = classifyDbFailure(err);
+    if (!failure) throw err;
+    c.header('Retry-After', String(failure.retryAfter));
+    return fail(c, failure.status, failureMessage(failure), { code: failure.code });
+  });
   return app;
 }

@@ -117,3 +117,17 @@ export async function fail(q: Queryable, workerId: string, job: ClaimedJob, erro
   );
   return rows[0]?.status === 'failed';
 }
+
+/**
+ * Puts a job back after a passing failure of the database (db-failure.ts): it runs again after
+ * `seconds`, and the attempt is not counted, so an outage fails no job for good.
+ */
+export async function postpone(q: Queryable, workerId: string, job: ClaimedJob, error: string, seconds: number): Promise<void> {
+  await q.query(
+    `update nodeharbor.jobs
+        set status = 'pending', attempts = greatest(attempts - 1, 0), run_at = now() + make_interval(secs => $3),
+            last_error = $4, locked_by = null, locked_until = null
+      where id = $1 and locked_by = $2 and status = 'running'`,
+    [job.id, workerId, seconds, error.slice(0, 2000)],
+  );
+}

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
-import { claim, complete, extendLeases, fail, failAbandoned, type ClaimedJob, type TaskFilter } from './queue';
+import { classifyDbFailure } from '../db/db-failure';
+import { claim, complete, extendLeases, fail, failAbandoned, postpone, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
 import { LANES, type JobDeps, type Lane, type Task } from './task';
 
@@ -22,6 +23,19 @@ export type Worker = {
   /** Claims no more jobs and resolves once the running ones have finished. */
   stop(): Promise<void>;
 };
+
+/** How long a job waits after the database failed it in passing; the outage itself is logged once (db/outage-log.ts). */
+const POSTPONE_SECONDS = 15;
+
+/**
+ * Whether a failure is the database's passing state rather than the job's: unreachable, no
+ * connection, or a row held by someone else. A statement timeout is not one of them: the job's
+ * own statement may be what is too slow, so it spends an attempt like any other failure.
+ */
+function isPassing(e: unknown): boolean {
+  const kind = classifyDbFailure(e)?.kind;
+  return kind !== undefined && kind !== 'statement_timeout';
+}
 
 /** Schedules are looked at this often; their keys make a repeat harmless. */
 const SCHEDULE_EVERY_MS = 10_000;
@@ -53,9 +67,9 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
 
   const heartbeat = setInterval(
     () => {
-      extendLeases(deps.db, id, [...running.keys()], opts.leaseSeconds).catch((e: unknown) =>
-        deps.logger.warn('job lease not extended', { error: String(e) }),
-      );
+      extendLeases(deps.db, id, [...running.keys()], opts.leaseSeconds).catch((e: unknown) => {
+        if (!isPassing(e)) deps.logger.warn('job lease not extended', { error: String(e) });
+      });
     },
     Math.max(200, (opts.leaseSeconds * 1000) / 3),
   );
@@ -86,6 +100,12 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       deps.logger.debug('job done', { job: job.id, task: job.task, ms: Date.now() - started });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
+      if (isPassing(e)) {
+        deps.logger.debug('job postponed', { job: job.id, task: job.task, error });
+        // When even this fails, the lease runs out and the job is taken again.
+        await postpone(deps.db, id, job, error, POSTPONE_SECONDS).catch(() => {});
+        return;
+      }
       deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
       const final = await fail(deps.db, id, job, error).catch((err: unknown) => {
         deps.logger.error('job failure not recorded', { job: job.id, error: String(err) });
@@ -123,7 +143,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         }
       } catch (e) {
         if (stopping) break;
-        deps.logger.error('job queue unavailable', { error: String(e) });
+        if (!isPassing(e)) deps.logger.error('job queue unavailable', { error: String(e) });
       }
       // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
       if (claimed > 0 && hasFreeSlot()) continue;

@@ -1,5 +1,6 @@
 import type { DbRole } from '../db/with-claims';
 import { isDbError } from '../db/database';
+import { classifyDbFailure } from '../db/db-failure';
 
 /** PostgREST's error body (supabase-wire §4.3): `details` and `hint` are JSON null when absent. */
 export type RestErrorBody = { code: string; message: string; details: string | null; hint: string | null };
@@ -84,16 +85,16 @@ export function statusForSqlState(code: string, message: string, role: DbRole): 
 /** Turns whatever a request raised into a RestError; anything that is neither ours nor the database's is rethrown. */
 export function toRestError(e: unknown, role: DbRole): RestError {
   if (e instanceof RestError) return e;
+  // Unreachable, busy or timed out: worth a retry, which supabase-js makes for reads on 503.
+  const failure = classifyDbFailure(e);
+  if (failure) {
+    return new RestError(failure.status, failure.code, failure.message, null, 'Retry later.', { 'Retry-After': String(failure.retryAfter) });
+  }
   if (isDbError(e) && /^[0-9A-Z]{5}$/.test(e.code!)) {
     const code = e.code!;
     const status = statusForSqlState(code, e.message, role);
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return new RestError(status, code, e.message, e.detail || null, e.hint || null, headers);
-  }
-  // A socket error of the pg driver (ECONNREFUSED, ETIMEDOUT, ...): the database is out of reach,
-  // which PostgREST answers with 503 so that clients retry.
-  if (isDbError(e) && /^E[A-Z]+$/.test(e.code!)) {
-    return new RestError(503, 'PGRST001', 'Database client error. Retrying the connection.', e.message);
   }
   throw e;
 }

@@ -4,9 +4,7 @@ import type { AppDeps } from '../deps';
 import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
-import { clientIp } from '../http/client-ip';
 import { JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
-import { ClientSlots } from './client-slots';
 import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
 import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
@@ -20,15 +18,6 @@ const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '
 
 /** Errors a stale schema cache can cause: undefined column/function/table, type mismatch, read-only mode. */
 const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006']);
-
-const clientSlots = new WeakMap<AppDeps, ClientSlots>();
-
-/** The statement slots of one server's clients. */
-function slotsOf(deps: AppDeps): ClientSlots {
-  let slots = clientSlots.get(deps);
-  if (!slots) clientSlots.set(deps, (slots = new ClientSlots()));
-  return slots;
-}
 
 type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string };
 
@@ -51,11 +40,9 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     return row;
   };
   try {
-    return await slotsOf(deps).run(clientIp(c, deps.config.trustProxy), async () => {
-      // A read-only transaction changes nothing, so a singular read may fail after its commit.
-      if (r.readOnly || r.shape !== 'object') return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
-      return await withClaims(deps.db, ctx, async (tx) => singular((await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!));
-    });
+    // A read-only transaction changes nothing, so a singular read may fail after its commit.
+    if (r.readOnly || r.shape !== 'object') return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
+    return await withClaims(deps.db, ctx, async (tx) => singular((await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!));
   } catch (e) {
     // The catalogue may have changed under the cache (a column retyped, a function replaced):
     // reload it in the background so that the next request is built from the new one, as PostgREST does.
