@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { postgresAnswers } from './postgres-answers.mjs';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -22,22 +22,11 @@ function step(name, cmd, args, env = {}) {
   if (r.status !== 0) failures.push(name);
 }
 
-async function postgresAnswers() {
-  const c = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 step('unit and API tests on PGlite', 'npx', ['vitest', 'run']);
 step('whole-process test: a fresh clone', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts']);
 step('fault tests', 'npm', ['run', '--silent', 'test:faults']);
 
-if (await postgresAnswers()) {
+if (await postgresAnswers(pgUrl)) {
   step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/'], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });
 } else {
   console.error(`\nNo PostgreSQL answers at ${pgUrl}: the PostgreSQL pass cannot run.`);
