@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
-import { containsNul, JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
+import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 import { badJson, validationFailed } from './auth-errors';
 
 export type JsonObject = Record<string, unknown>;
 
 /** Reads the body as a JSON object, or throws GoTrue's 400 bad_json. */
 export async function readJsonObject(c: Context): Promise<JsonObject> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
+  if (text === undefined) throw badJson(BODY_NOT_RECEIVED);
   const parsed = parseJsonBody(text);
   if (!parsed.ok) {
     if (parsed.reason === 'too-deep') throw badJson(JSON_TOO_DEEP);

@@ -26,12 +26,14 @@ export type DbFailure = {
 
 /**
  * No connection for this statement, where node-postgres gives no SQLSTATE: its connection was lost
- * (`08006`, connection_failure), no pooled connection came free in time (`pool_timeout`), or the
- * caller's share stayed in use (`caller_busy`).
+ * (`08006`, connection_failure), its socket failed (`socket`: refused, reset, no route), no pooled
+ * connection came free in time (`pool_timeout`), or the caller's share stayed in use (`caller_busy`).
+ * The adapter gives these codes to the driver's errors only: a socket error of anything else (a
+ * client gone mid-body, the Docker Engine) is no database failure.
  */
 export class DbConnectionError extends Error {
   constructor(
-    readonly code: '08006' | 'pool_timeout' | 'caller_busy',
+    readonly code: '08006' | 'socket' | 'pool_timeout' | 'caller_busy',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -41,7 +43,7 @@ export class DbConnectionError extends Error {
 }
 
 /** Socket errors of the driver that mean the server is out of reach (ENOTFOUND: DNS has no answer yet). */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+export const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function isUnavailableCode(code: string): boolean {
   if (code.startsWith('08')) return true;
@@ -49,8 +51,7 @@ function isUnavailableCode(code: string): boolean {
   if (code === '57P01' || code === '57P02' || code === '57P03') return true;
   // Insufficient resources (too many connections, out of memory, disk full), as PostgREST answers
   // them; 53400 (configuration limit exceeded) is a mistake of ours, not a passing state.
-  if (code.startsWith('53') && code !== '53400') return true;
-  return SOCKET_CODES.has(code);
+  return code.startsWith('53') && code !== '53400';
 }
 
 function classifyOne(e: unknown): DbFailure | undefined {
@@ -64,11 +65,9 @@ function classifyOne(e: unknown): DbFailure | undefined {
   }
   if (code === '57014') return { kind: 'statement_timeout', status: 504, retryAfter: 1, code, message: e.message };
   if (code === '55P03') return { kind: 'lock_timeout', status: 409, retryAfter: 1, code, message: e.message };
-  if (isUnavailableCode(code)) {
-    // A socket error is not a SQLSTATE: PostgREST answers it with its own code.
-    if (SOCKET_CODES.has(code)) return { kind: 'unavailable', status: 503, retryAfter: 2, code: 'PGRST001', message: 'Database client error. Retrying the connection.' };
-    return { kind: 'unavailable', status: 503, retryAfter: 2, code, message: e.message };
-  }
+  // A socket error is not a SQLSTATE: PostgREST answers it with its own code.
+  if (code === 'socket') return { kind: 'unavailable', status: 503, retryAfter: 2, code: 'PGRST001', message: 'Database client error. Retrying the connection.' };
+  if (isUnavailableCode(code)) return { kind: 'unavailable', status: 503, retryAfter: 2, code, message: e.message };
   return undefined;
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
-import { type Database, isDbError, type Queryable, type QueryResult } from './database';
-import { classifyDbFailure, DbConnectionError } from './db-failure';
+import { type Database, type DbError, isDbError, type Queryable, type QueryResult } from './database';
+import { classifyDbFailure, DbConnectionError, SOCKET_CODES } from './db-failure';
 
 // NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -34,6 +34,7 @@ const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
 
 /** The driver's error, with a code where node-postgres gives none, so that db-failure.ts can tell what it was. */
 function rethrow(e: unknown): never {
+  if (e instanceof Error && SOCKET_CODES.has((e as DbError).code ?? '')) throw new DbConnectionError('socket', e.message, { cause: e });
   if (e instanceof Error && !isDbError(e)) {
     if (e.message === POOL_TIMEOUT) throw new DbConnectionError('pool_timeout', e.message, { cause: e });
     if (LOST.test(e.message)) throw new DbConnectionError('08006', e.message, { cause: e });

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { containsNul, JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
+import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 
 /**
  * Functions answer errors as JSON: supabase-js hands a non-2xx Response to the app as
@@ -14,7 +14,9 @@ export type BodyResult = { body: Record<string, unknown> } | { error: string };
 
 /** The JSON object in the body, or the message of a 400 when there is none. */
 export async function jsonBody(c: Context): Promise<BodyResult> {
-  const parsed = parseJsonBody(await c.req.text());
+  const text = await readBodyText(c);
+  if (text === undefined) return { error: BODY_NOT_RECEIVED };
+  const parsed = parseJsonBody(text);
   if (!parsed.ok) return { error: parsed.reason === 'too-deep' ? JSON_TOO_DEEP : 'Invalid JSON body' };
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'Invalid JSON body' };

@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+
 /**
  * How deeply arrays and objects may nest in a request's JSON body. Every body is checked before
  * it is parsed, so no recursive code (JSON.stringify, our own walks, PostgreSQL's jsonb parser)
@@ -6,6 +8,19 @@
 export const MAX_JSON_DEPTH = 64;
 
 export const JSON_TOO_DEEP = `JSON may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`;
+export const BODY_NOT_RECEIVED = 'The request body was not received in full';
+
+/**
+ * The body as text, or undefined when it never arrived whole: the client went away or was cut
+ * off mid-body (REQUEST_TIMEOUT_SECONDS). Each API answers that with its own 400, never a 500.
+ */
+export async function readBodyText(c: Context): Promise<string | undefined> {
+  try {
+    return await c.req.text();
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Whether `text` opens more than `max` arrays or objects inside one another. A scan of the raw

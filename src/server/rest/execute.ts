@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
-import { JSON_TOO_DEEP, parseJsonBody } from '../http/json-body';
+import { BODY_NOT_RECEIVED, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
 import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
@@ -66,7 +66,8 @@ function readStatus(offset: number, pageTotal: number, total: number | null): nu
 }
 
 async function readJson(c: Context, empty: unknown): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
+  if (text === undefined) throw invalidBody(BODY_NOT_RECEIVED);
   if (text.trim() === '') return empty;
   const parsed = parseJsonBody(text);
   if (parsed.ok) return parsed.value;
