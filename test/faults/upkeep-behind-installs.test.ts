@@ -5,7 +5,7 @@ import type { JobDeps } from '../../src/server/jobs/task';
 import { startWorker, type Worker } from '../../src/server/jobs/worker';
 import { forceServiceState } from '../helpers/service-state';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createService, createTestUser } from '../helpers/users';
 import { waitFor } from '../lifecycle/helpers';
 
 // A thousand installs queued behind an engine that hangs (an image that takes forever to pull)
@@ -24,20 +24,14 @@ afterAll(async () => {
   await s.stop();
 });
 
-async function create(u: TestUser, name: string): Promise<string> {
-  const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
-  if (error) throw error;
-  return (data as { id: string }).id;
-}
-
 it('renews a due service within one sweep while a thousand installs wait on a hanging engine', async () => {
   const u = await createTestUser(s, { credits: 100 });
   // Due for renewal now: active, its period over.
-  const due = await create(u, 'due-now');
+  const due = await createService(u, 'due-now');
   await s.deps.db.query(`delete from nodeharbor.jobs`);
   await forceServiceState(s.deps.db, 'active', 'id = $1', due, "renews_at = now() - interval '1 minute'");
   // Two installs hold the node lane's two slots on the hanging engine; 998 more wait behind them.
-  const hanging = [await create(u, 'hangs-1'), await create(u, 'hangs-2')];
+  const hanging = [await createService(u, 'hangs-1'), await createService(u, 'hangs-2')];
   await s.deps.db.query(`update nodeharbor.jobs set run_at = now() - interval '2 hours' where task = 'install-service'`);
   await s.deps.db.query(
     `insert into nodeharbor.jobs (task, payload, run_at)

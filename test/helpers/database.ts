@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../../src/server/db/database';
+import { postgresAnswers as answersAt } from '../../scripts/postgres-answers.mjs';
 import { migrate } from '../../src/server/db/migrate';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
@@ -38,16 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Whether the test PostgreSQL answers: the tests that need one beside PGlite run only then. */
-export async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const postgresAnswers = (): Promise<boolean> => answersAt(TEST_DATABASE_URL);
 
 /** An empty database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it starts. */
 export async function createEmptyPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {

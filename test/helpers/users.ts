@@ -34,3 +34,10 @@ export const TOWN_STAR_QUARTERLY = '00000000-0000-4000-8000-000000000002';
 export const MASTER_NODE = '00000000-0000-4000-8000-000000000003';
 export const GALA_KEY = `${'A'.repeat(43)}=`;
 export const LICENCE_KEY = 'MN-1234-5678-ABCD-EFGH';
+
+/** A Town Star service of `u`'s, created through the RPC a customer calls: it is installing. */
+export async function createService(u: TestUser, name: string): Promise<string> {
+  const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  if (error) throw error;
+  return (data as { id: string }).id;
+}

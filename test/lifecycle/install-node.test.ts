@@ -3,7 +3,7 @@ import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createService, createTestUser, TOWN_STAR } from '../helpers/users';
 import { jobsOf } from './helpers';
 
 // A node that no engine could run fails its installation at once, with a reason its owner can act on.
@@ -16,19 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-/** A Town Star service of `u`'s, installing: nothing runs its job here but the test. */
-async function create(u: TestUser, name: string): Promise<string> {
-  const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
-  if (error) throw error;
-  return (data as { id: string }).id;
-}
-
 it('fails a service without a plan, and one whose plan has no image, naming why', async () => {
   const u = await createTestUser(s, { credits: 20 });
-  const planless = await create(u, 'no-plan');
+  const planless = await createService(u, 'no-plan');
   await s.deps.db.query('update private.services set product_id = null where id = $1', [planless]);
   await installNode(deps, planless);
-  const imageless = await create(u, 'no-image');
+  const imageless = await createService(u, 'no-image');
   await s.deps.db.query(`update public.products set node_image = null where id = $1`, [TOWN_STAR]);
   try {
     await installNode(deps, imageless);
@@ -47,8 +40,8 @@ it('fails a service without a plan, and one whose plan has no image, naming why'
 it('hands over a key changed while the node was being installed, after the install had read the old one', async () => {
   const u = await createTestUser(s, { credits: 20 });
   const newKey = `${'E'.repeat(43)}=`;
-  const changed = await create(u, 'key-changed');
-  const unchanged = await create(u, 'key-kept');
+  const changed = await createService(u, 'key-changed');
+  const unchanged = await createService(u, 'key-kept');
   // The customer's change lands between the install's read of the key and the node's creation.
   const changingKey: JobDeps['provisioner'] = {
     ...deps.provisioner,
