@@ -61,3 +61,25 @@ export function clientIp(c: Context, trust: TrustProxy): string {
   const req = { socket: { remoteAddress: remote }, connection: { remoteAddress: remote }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
   return proxyaddr(req as unknown as Parameters<typeof proxyaddr>[0], trustFunction(trust));
 }
+
+/**
+ * What one client counts as, for its connections (http-server.ts) and its share of the database
+ * (share-by-caller.ts): an IPv4 address, or an IPv6 address's /64, since one IPv6 host commonly
+ * holds a whole /64 and could otherwise pick a new address per connection or request. An
+ * IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function addressKey(address: string): string {
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (!plain.includes(':')) return plain;
+  const [head = '', tail] = plain.split('::');
+  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}

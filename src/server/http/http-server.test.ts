@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectionKey, httpServerOptions, KEEP_ALIVE_TIMEOUT_MS } from './http-server';
+import { addressKey } from './client-ip';
+import { httpServerOptions, KEEP_ALIVE_TIMEOUT_MS } from './http-server';
 
 describe('httpServerOptions', () => {
   it('gives headers and the whole request REQUEST_TIMEOUT_SECONDS, and checks more often than that', () => {
@@ -10,18 +11,18 @@ describe('httpServerOptions', () => {
   });
 });
 
-describe('connectionKey', () => {
+describe('addressKey', () => {
   it('counts IPv4 addresses alone, IPv4-mapped ones as IPv4', () => {
-    expect(connectionKey('203.0.113.7')).toBe('203.0.113.7');
-    expect(connectionKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
   });
   it('counts an IPv6 address by its /64, however it is written', () => {
     const key = '2001:db8:0:1::/64';
-    expect(connectionKey('2001:db8:0:1::1')).toBe(key);
-    expect(connectionKey('2001:0DB8:0000:0001:ffff:ffff:ffff:ffff')).toBe(key);
-    expect(connectionKey('2001:db8:0:1:a::b%eth0')).toBe(key);
-    expect(connectionKey('2001:db8:0:2::1')).not.toBe(key);
-    expect(connectionKey('::1')).toBe('0:0:0:0::/64');
-    expect(connectionKey('fe80::1')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('2001:db8:0:1::1')).toBe(key);
+    expect(addressKey('2001:0DB8:0000:0001:ffff:ffff:ffff:ffff')).toBe(key);
+    expect(addressKey('2001:db8:0:1:a::b%eth0')).toBe(key);
+    expect(addressKey('2001:db8:0:2::1')).not.toBe(key);
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1')).toBe('fe80:0:0:0::/64');
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../env';
-import { isTrustedProxy } from './client-ip';
+import { addressKey, isTrustedProxy } from './client-ip';
 
 /** How long an idle keep-alive connection waits for its next request (a browser's next click reuses it). */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -23,27 +23,6 @@ export function httpServerOptions(config: Pick<Config, 'requestTimeoutSeconds'>)
 }
 
 /**
- * The key one client's connections are counted under: an IPv4 address, or an IPv6 address's /64,
- * since one IPv6 host commonly holds a whole /64 and could otherwise pick a new address per
- * connection. An IPv4-mapped IPv6 address counts as its IPv4 address.
- */
-export function connectionKey(address: string): string {
-  const plain = address.replace(/%.*$/, '').toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
-  if (mapped) return mapped[1]!;
-  if (!plain.includes(':')) return plain;
-  const [head = '', tail] = plain.split('::');
-  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${all
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
-}
-
-/**
  * Refuses a client's connections beyond `max` at once, closing each extra one as it is accepted,
  * so that one client cannot hold the process's file descriptors and the memory each connection
  * costs. Connections from a trusted proxy (TRUST_PROXY) are not counted: they carry many clients,
@@ -54,7 +33,7 @@ export function limitConnectionsPerAddress(server: Server, config: Pick<Config, 
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (!address || isTrustedProxy(address, config.trustProxy)) return;
-    const key = connectionKey(address);
+    const key = addressKey(address);
     const count = (open.get(key) ?? 0) + 1;
     if (count > config.maxConnectionsPerAddress) {
       socket.destroy();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey } from './share-by-caller';
+import { addressKey } from './client-ip';
 
 describe('addressKey', () => {
   it('counts an IPv4 address as itself, mapped or not', () => {
