@@ -24,7 +24,16 @@ export class CallerError extends Error {
  * Who is calling, as PostgREST decides it (supabase-wire §4.5): no bearer → anon; a verified
  * JWT → the role in its `role` claim (anon when absent). Throws CallerError for a bad token.
  */
-export async function getCaller(c: Context, keys: Keys): Promise<Caller> {
+export function getCaller(c: Context, keys: Keys): Promise<Caller> {
+  // Once per request: the database's fair share asks before the route does (http/share-by-caller.ts).
+  let caller = callers.get(c);
+  if (!caller) callers.set(c, (caller = verifyCaller(c, keys)));
+  return caller;
+}
+
+const callers = new WeakMap<Context, Promise<Caller>>();
+
+async function verifyCaller(c: Context, keys: Keys): Promise<Caller> {
   const header = c.req.header('authorization');
   if (!header) return { role: 'anon', claims: {}, userId: undefined };
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
