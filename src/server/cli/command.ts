@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
 import type { AppDeps } from '../deps';
 import { CliError } from './cli-error';
@@ -16,4 +17,9 @@ export function required(values: CliValues, name: string): string {
   const v = values[name];
   if (typeof v !== 'string' || v.trim() === '') throw new CliError(`--${name} is required`);
   return v.trim();
+}
+
+/** Who the audit log names for a CLI command: the operating-system user who ran it. */
+export function cliActor(): string {
+  return `cli:${userInfo().username}`;
 }

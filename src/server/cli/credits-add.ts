@@ -1,5 +1,5 @@
 import { addCredits } from '../domain/credits';
-import { required, type Command } from './command';
+import { cliActor, required, type Command } from './command';
 import { amountArg, userFromArgs } from './user-arg';
 
 export const creditsAdd: Command = {
@@ -10,6 +10,6 @@ export const creditsAdd: Command = {
     const amount = amountArg(required(values, 'amount'));
     const user = await userFromArgs(db, values);
     const note = typeof values.note === 'string' && values.note.trim() ? values.note.trim() : 'Credit added by an administrator';
-    print(`Balance of ${user.email}: $${await addCredits(db, user.id, amount, note)}`);
+    print(`Balance of ${user.email}: $${await addCredits(db, user.id, amount, note, cliActor())}`);
   },
 };

@@ -2,7 +2,7 @@ import { createUser } from '../auth/users';
 import { addCredits } from '../domain/credits';
 import { grantAdmin } from '../domain/roles';
 import { CliError } from './cli-error';
-import { required, type Command } from './command';
+import { cliActor, required, type Command } from './command';
 import { amountArg } from './user-arg';
 
 export const usersCreate: Command = {
@@ -22,13 +22,19 @@ export const usersCreate: Command = {
     const user = await db
       .transaction(async (tx) => {
         const u = await createUser(tx, { email, password, fullName: typeof values.name === 'string' ? values.name : undefined });
-        if (values.admin) await grantAdmin(tx, u.id);
+        await tx.query(`select private.record_admin_action('user.create', 'user', $1, $2, null, $3, $4)`, [
+          u.id,
+          u.email,
+          { admin: values.admin === true },
+          cliActor(),
+        ]);
+        if (values.admin) await grantAdmin(tx, u.id, cliActor());
         return u;
       })
       .catch((e: unknown) => {
         throw new CliError(e instanceof Error ? e.message : String(e));
       });
     print(`Created ${user.email}${values.admin ? ' (admin)' : ''}`);
-    if (credits !== undefined) print(`Balance: $${await addCredits(db, user.id, credits, 'Initial credit')}`);
+    if (credits !== undefined) print(`Balance: $${await addCredits(db, user.id, credits, 'Initial credit', cliActor())}`);
   },
 };

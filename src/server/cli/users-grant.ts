@@ -1,6 +1,6 @@
 import { grantRole, revokeRole, type Role } from '../domain/roles';
 import { CliError } from './cli-error';
-import type { Command, CliValues } from './command';
+import { cliActor, type Command, type CliValues } from './command';
 import { userFromArgs } from './user-arg';
 
 const options = { email: { type: 'string' }, admin: { type: 'boolean' }, 'dev-access': { type: 'boolean' } } as const;
@@ -18,7 +18,7 @@ export const usersGrant: Command = {
   async run({ db }, values, print) {
     const role = roleFrom(values);
     const user = await userFromArgs(db, values);
-    await grantRole(db, user.id, role);
+    await grantRole(db, user.id, role, cliActor());
     print(`${user.email} now has ${role}.`);
   },
 };
@@ -30,6 +30,6 @@ export const usersRevoke: Command = {
   async run({ db }, values, print) {
     const role = roleFrom(values);
     const user = await userFromArgs(db, values);
-    print((await revokeRole(db, user.id, role)) ? `${user.email} no longer has ${role}.` : `${user.email} did not have ${role}.`);
+    print((await revokeRole(db, user.id, role, cliActor())) ? `${user.email} no longer has ${role}.` : `${user.email} did not have ${role}.`);
   },
 };

@@ -10,6 +10,8 @@ export type RequestContext = {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** The client's address as the server resolved it (TRUST_PROXY), for the admin audit log. */
+  clientAddress?: string;
   /** READ ONLY transaction (PostgREST: GET/HEAD, and RPCs of STABLE/IMMUTABLE functions). */
   readOnly?: boolean;
   /** `statement_timeout` for the rest of the transaction, e.g. '3s'; the role's default when absent. */
@@ -44,7 +46,8 @@ export function claimsStatement(ctx: RequestContext): Statement {
               set_config('request.path', $4, true),
               set_config('request.headers', $5, true),
               set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true),
-              set_config('transaction_read_only', $7, true)
+              set_config('transaction_read_only', $7, true),
+              set_config('request.client_address', $8, true)
           )
           select auth.require_live_session() from settings`,
     params: [
@@ -55,6 +58,7 @@ export function claimsStatement(ctx: RequestContext): Statement {
       JSON.stringify(ctx.headers ?? {}),
       ctx.statementTimeout ?? null,
       ctx.readOnly ? 'on' : 'off',
+      ctx.clientAddress ?? '',
     ],
   };
 }

@@ -10,6 +10,7 @@ import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, ta
 import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
 import { schemaCache, type Routine } from './schema-cache';
+import { clientIp } from '../http/client-ip';
 
 export type RestResult = { status: number; body: string | null; shape: ResponseShape; headers: Record<string, string> };
 
@@ -32,6 +33,7 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     method: c.req.method,
     path: r.path,
     headers: c.req.header(),
+    clientAddress: clientIp(c, deps.config.trustProxy),
     readOnly: r.readOnly,
     ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
   };
