@@ -1,5 +1,9 @@
 // npm run bench:web: the public site's budgets (issue 5), measured on the built app served by the real server.
-//   - initial JavaScript of each public route, gzip bytes (budget 100 KB), and no dashboard or supabase-js code;
+//   - initial JavaScript of each public route, gzip bytes (budget 100 KB), and no dashboard or supabase-js code.
+//     A route's own JavaScript is what its page fetched before any client-side navigation: a route
+//     that sends the visitor on (a tokenless /reset-password-confirm goes to /reset-password, whose
+//     form then loads at once) is also shown with what followed, and its destination has its own row
+//     (decision 017);
 //   - Lighthouse (mobile preset) performance and accessibility on /, /gala-hosting/host-node and /contact (budget 95);
 //   - axe: no serious or critical violation on any public route.
 // Prints a table, writes bench/results/web-latest.json, and exits 1 when a budget is missed.
@@ -9,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { ROOT, WEB_DIST } from '../src/server/paths';
 import { freePort } from '../test/helpers/process';
 // @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
@@ -45,6 +49,33 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; dataDi
 const manifest = JSON.parse(readFileSync(join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
 const sourceOf = new Map(Object.entries(manifest).map(([src, v]) => [`/${v.file}`, src]));
 const gzipBytes = (path: string) => readFileSync(join(WEB_DIST, `${path}.gz`)).length;
+const jsBytes = (paths: readonly string[]) => paths.filter((s) => existsSync(join(WEB_DIST, `${s}.gz`))).reduce((n, s) => n + gzipBytes(s), 0);
+
+/**
+ * Runs in each page before its scripts: notes the time of the first client-side navigation, a
+ * history change of the path (the router's own replaceState at start keeps the path, so it is none).
+ */
+function markFirstNavigation() {
+  const w = window as unknown as { __firstNavigationAt?: number };
+  for (const method of ['pushState', 'replaceState'] as const) {
+    const original = history[method].bind(history);
+    history[method] = (data: unknown, unused: string, url?: string | URL | null) => {
+      const before = location.pathname;
+      original(data, unused, url);
+      if (w.__firstNavigationAt === undefined && location.pathname !== before) w.__firstNavigationAt = performance.now();
+    };
+  }
+}
+
+/** The scripts a route's own page fetched: all of them, or those started before its first client-side navigation. */
+async function ownScripts(page: Page, all: ReadonlySet<string>): Promise<string[]> {
+  const before = await page.evaluate(() => {
+    const at = (window as unknown as { __firstNavigationAt?: number }).__firstNavigationAt;
+    if (at === undefined) return null;
+    return performance.getEntriesByType('resource').filter((e) => e.startTime < at).map((e) => new URL(e.name).pathname);
+  });
+  return before ? [...all].filter((s) => before.includes(s)) : [...all];
+}
 
 const server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumFlags });
@@ -56,6 +87,7 @@ try {
   console.log('route                          JS gzip   files  forbidden          axe serious/critical');
   for (const route of publicRoutes) {
     const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    await context.addInitScript(markFirstNavigation);
     const page = await context.newPage();
     const scripts = new Set<string>();
     page.on('request', (r) => {
@@ -63,12 +95,21 @@ try {
       if (r.resourceType() === 'script' && u.origin === server.url) scripts.add(u.pathname);
     });
     await page.goto(`${server.url}${route}`, { waitUntil: 'networkidle' });
-    const bytes = [...scripts].filter((s) => existsSync(join(WEB_DIST, `${s}.gz`))).reduce((n, s) => n + gzipBytes(s), 0);
+    const own = await ownScripts(page, scripts);
+    const bytes = jsBytes(own);
+    const landed = new URL(page.url()).pathname;
     const forbidden = [...scripts].map((s) => sourceOf.get(s) ?? s).filter((s) => /supabase-js|dashboard|admin/.test(s));
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-    console.log(`${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(scripts.size).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}`);
-    (results.routes as Record<string, unknown>)[route] = { jsGzipBytes: bytes, files: scripts.size, forbidden, axe: bad };
+    const onward = landed === route ? '' : `   then ${landed}: ${(jsBytes([...scripts]) / 1024).toFixed(1)} KB in all`;
+    console.log(`${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(own.length).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}${onward}`);
+    (results.routes as Record<string, unknown>)[route] = {
+      jsGzipBytes: bytes,
+      files: own.length,
+      forbidden,
+      axe: bad,
+      ...(landed === route ? {} : { landedOn: landed, jsGzipBytesWithOnward: jsBytes([...scripts]) }),
+    };
     if (bytes > JS_BUDGET) failures.push(`${route}: ${bytes} bytes of JavaScript > ${JS_BUDGET}`);
     if (forbidden.length) failures.push(`${route}: loads ${forbidden.join(', ')}`);
     if (bad.length) failures.push(`${route}: axe ${bad.join(', ')}`);

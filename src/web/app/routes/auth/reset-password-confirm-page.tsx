@@ -43,9 +43,10 @@ export default function ResetPasswordConfirmPage() {
     void linkCheck.then((c) => {
       if (!live) return;
       if (c.state === 'ready') return setReady(true);
-      // Spec §8: the toast, then /reset-password, which says "Invalid reset link" above its form.
-      toast.error('Reset link error', c.error ?? undefined);
+      // Spec §8: /reset-password, which says "Invalid reset link" above its form, with the toast
+      // over it. The toast's code then loads with that page's, not as this one's (decision 017).
       navigate(paths.resetPassword, { replace: true, state: INVALID_RESET_LINK_STATE });
+      toast.error('Reset link error', c.error ?? undefined);
     });
     return () => {
       live = false;
