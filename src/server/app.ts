@@ -8,6 +8,7 @@ import { shareByCaller } from './http/share-by-caller';
 import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountStatic } from './http/static';
+import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
 import { restRoutes } from './rest/rest.routes';
 
@@ -15,6 +16,8 @@ import { restRoutes } from './rest/rest.routes';
 export function createApp(deps: AppDeps): Hono {
   const { config, db, keys, logger } = deps;
   const app = new Hono();
+  const metrics = createMetrics(deps);
+  app.use(metrics.countRequests);
   app.use(requestLog(logger));
   app.use(securityHeaders({ connectSrc: config.publicUrlSet ? [new URL(config.publicUrl).origin] : [] }));
   app.use('/auth/v1/*', apiCors);
@@ -38,6 +41,8 @@ export function createApp(deps: AppDeps): Hono {
       return c.json({ status: 'unavailable', database: db.kind }, 503);
     }
   });
+
+  app.get('/metrics', metrics.serve);
 
   app.get('/config.json', (c) =>
     c.json(
