@@ -34,6 +34,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   app.get('/healthz', async (c) => {
+    // Shutting down (shutdown.ts): a load balancer stops sending before the server stops answering.
+    if (deps.lifecycle?.stopping) return c.json({ status: 'stopping', database: db.kind }, 503);
     try {
       await db.query('select 1');
       return c.json({ status: 'ok', database: db.kind });
