@@ -7,7 +7,7 @@ import { loadConfigOrExit } from './env';
 import { createHttpServer } from './http/http-server';
 import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
-import { stopOnSignals, stoppableServer, type Lifecycle } from './shutdown';
+import { stopOnSignals, stoppableServer, type Lifecycle, type Stoppable } from './shutdown';
 
 /** npm start: migrate, seed, serve, run the worker (unless RUN_WORKER=false); stops gracefully on SIGTERM/SIGINT (shutdown.ts). */
 async function main(): Promise<void> {
@@ -30,13 +30,9 @@ async function main(): Promise<void> {
     logger.warn('payments use the built-in TEST provider: buyers approve their own payments; set PAYPAL_* before taking real customers');
   }
 
-  stopOnSignals({
-    logger,
-    lifecycle,
-    graceMs: config.shutdownGraceSeconds * 1000,
-    stop: [stoppableServer(server), ...(worker ? [{ name: 'worker', stop: (giveUp: AbortSignal) => worker.stop(giveUp) }] : [])],
-    close: [{ name: 'database', stop: () => db.close() }],
-  });
+  const stop: Stoppable[] = [stoppableServer(server)];
+  if (worker) stop.push({ name: 'worker', stop: (giveUp) => worker.stop(giveUp) });
+  stopOnSignals({ logger, lifecycle, graceMs: config.shutdownGraceSeconds * 1000, stop, close: [{ name: 'database', stop: () => db.close() }] });
 }
 
 main().catch((e: unknown) => {
