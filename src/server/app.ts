@@ -8,6 +8,7 @@ import { shareByCaller } from './http/share-by-caller';
 import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountStatic } from './http/static';
+import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
 import { restRoutes } from './rest/rest.routes';
 
@@ -15,6 +16,8 @@ import { restRoutes } from './rest/rest.routes';
 export function createApp(deps: AppDeps): Hono {
   const { config, db, keys, logger } = deps;
   const app = new Hono();
+  const metrics = createMetrics(deps);
+  app.use(metrics.countRequests);
   app.use(requestLog(logger));
   app.use(securityHeaders({ connectSrc: config.publicUrlSet ? [new URL(config.publicUrl).origin] : [] }));
   app.use('/auth/v1/*', apiCors);
@@ -31,6 +34,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   app.get('/healthz', async (c) => {
+    // Shutting down (shutdown.ts): a load balancer stops sending before the server stops answering.
+    if (deps.lifecycle?.stopping) return c.json({ status: 'stopping', database: db.kind }, 503);
     try {
       await db.query('select 1');
       return c.json({ status: 'ok', database: db.kind });
@@ -38,6 +43,8 @@ export function createApp(deps: AppDeps): Hono {
       return c.json({ status: 'unavailable', database: db.kind }, 503);
     }
   });
+
+  app.get('/metrics', metrics.serve);
 
   app.get('/config.json', (c) =>
     c.json(

@@ -5,6 +5,7 @@ import type { Keys } from './auth/tokens';
 import type { Logger } from './http/logger';
 import type { Mailer } from './mail/mailer';
 import type { PaymentProvider } from './payments/provider';
+import type { Lifecycle } from './shutdown';
 
 /** Everything a route needs, built once by main.ts and the same way by the tests. */
 export type AppDeps = {
@@ -19,4 +20,6 @@ export type AppDeps = {
   payments: PaymentProvider;
   /** The built front end; absent in API-only tests. */
   webDir?: string;
+  /** Set by npm start: /healthz answers 503 once it is stopping. */
+  lifecycle?: Lifecycle;
 };

@@ -130,6 +130,15 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the metrics token and the shutdown grace, and refuses a short token or no grace', () => {
+    expect(loadConfig({})).toMatchObject({ metricsToken: undefined, shutdownGraceSeconds: 30 });
+    expect(loadConfig({ METRICS_TOKEN: 'a-token-of-16-ch', SHUTDOWN_GRACE_SECONDS: '5' })).toMatchObject({ metricsToken: 'a-token-of-16-ch', shutdownGraceSeconds: 5 });
+    expect(problems({ METRICS_TOKEN: 'short', SHUTDOWN_GRACE_SECONDS: '0' })).toEqual([
+      'METRICS_TOKEN must be at least 16 characters long',
+      'SHUTDOWN_GRACE_SECONDS must be a whole number from 1 to 3600, got "0"',
+    ]);
+  });
+
   it('reads overrides', () => {
     const c = loadConfig({
       PORT: '9000',

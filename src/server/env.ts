@@ -203,6 +203,8 @@ const schema = z.object({
   NODE_ALERTS_PER_HOUR: int('NODE_ALERTS_PER_HOUR', 5, 1, 1000),
   SIMULATED_NODE_FAULTS: int('SIMULATED_NODE_FAULTS', 0, 0, 100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
+  METRICS_TOKEN: secret('METRICS_TOKEN', 16),
+  SHUTDOWN_GRACE_SECONDS: int('SHUTDOWN_GRACE_SECONDS', 30, 1, 3600),
   PAYMENTS_PROVIDER: z
     .string()
     .optional()
@@ -294,6 +296,10 @@ export type Config = {
   nodes: NodeSettings;
   reconcileIntervalSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The bearer token /metrics asks for; undefined: /metrics answers this machine only (metrics/metrics-access.ts). */
+  metricsToken: string | undefined;
+  /** Seconds a SIGTERM gives in-flight requests and running jobs to finish; then jobs are handed back (shutdown.ts). */
+  shutdownGraceSeconds: number;
   /** Undefined means: the built-in test provider, whose approval page is our own (see paymentsConfig). */
   paypal: PayPalConfig | undefined;
 };
@@ -376,6 +382,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     paypal,
   };
 }

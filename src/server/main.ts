@@ -7,8 +7,9 @@ import { loadConfigOrExit } from './env';
 import { createHttpServer } from './http/http-server';
 import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
+import { stopOnSignals, stoppableServer, type Lifecycle, type Stoppable } from './shutdown';
 
-/** npm start: migrate, seed, serve, run the worker (unless RUN_WORKER=false); stops cleanly on SIGTERM/SIGINT. */
+/** npm start: migrate, seed, serve, run the worker (unless RUN_WORKER=false); stops gracefully on SIGTERM/SIGINT (shutdown.ts). */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   const worker = config.runWorker ? await startAppWorker(deps) : undefined;
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
-  const app = createApp({ ...deps, webDir: WEB_DIST });
+  const lifecycle: Lifecycle = { stopping: false };
+  const app = createApp({ ...deps, webDir: WEB_DIST, lifecycle });
   const server = createHttpServer(config);
   server.on('request', getRequestListener(app.fetch, { hostname: config.host }));
   server.listen(config.port, config.host, () => {
@@ -28,24 +30,9 @@ async function main(): Promise<void> {
     logger.warn('payments use the built-in TEST provider: buyers approve their own payments; set PAYPAL_* before taking real customers');
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    // Finish in-flight requests and running jobs, then close the database so PGlite is left clean.
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    server.close(async () => {
-      await worker?.stop();
-      await db.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  const stop: Stoppable[] = [stoppableServer(server)];
+  if (worker) stop.push({ name: 'worker', stop: (giveUp) => worker.stop(giveUp) });
+  stopOnSignals({ logger, lifecycle, graceMs: config.shutdownGraceSeconds * 1000, stop, close: [{ name: 'database', stop: () => db.close() }] });
 }
 
 main().catch((e: unknown) => {

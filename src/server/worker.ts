@@ -1,6 +1,7 @@
 import { bootstrap } from './bootstrap';
 import { loadConfigOrExit } from './env';
 import { startAppWorker } from './jobs/app-worker';
+import { stopOnSignals } from './shutdown';
 
 /**
  * npm run worker: the job worker alone, no HTTP. Run several against one PostgreSQL to share the
@@ -10,24 +11,13 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const worker = await startAppWorker(deps);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info('shutting down', { signal });
-    // Let running jobs finish; a job cut short would wait for its lease to run out elsewhere.
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    void worker
-      .stop()
-      .then(() => deps.db.close())
-      .then(() => {
-        deps.logger.info('stopped');
-        process.exit(0);
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals({
+    logger: deps.logger,
+    lifecycle: { stopping: false },
+    graceMs: config.shutdownGraceSeconds * 1000,
+    stop: [{ name: 'worker', stop: (giveUp) => worker.stop(giveUp) }],
+    close: [{ name: 'database', stop: () => deps.db.close() }],
+  });
 }
 
 main().catch((e: unknown) => {

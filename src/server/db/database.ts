@@ -17,6 +17,14 @@ export interface Queryable {
 /** One parameterised statement, for `Database.batch`. */
 export type Statement = { sql: string; params: readonly unknown[] };
 
+/** What the database's connections are doing at this moment, for /metrics. */
+export type DatabaseStats = {
+  /** PostgreSQL's pool: connections open, those idle, and statements waiting for one. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** Statements waiting for one of their caller's slots (fair-share.ts), on either database. */
+  callersWaiting?: number;
+};
+
 /**
  * The one database interface of the server. The same SQL runs on PGlite and PostgreSQL.
  * Values come back alike from both: int8 as number, numeric as string, timestamptz as Date, json parsed.
@@ -33,6 +41,8 @@ export interface Database extends Queryable {
    */
   batch(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
   close(): Promise<void>;
+  /** A wrapper passes its inner database's on; absent where nothing is worth reporting. */
+  stats?(): DatabaseStats;
 }
 
 /** A database error carrying PostgreSQL's SQLSTATE and fields, whichever driver raised it. */

@@ -54,6 +54,13 @@ class KeyedSlots {
     }
   }
 
+  /** Statements waiting for a slot now, across every key. */
+  waiting(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.waiting.length;
+    return n;
+  }
+
   private wait(q: Queue): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const wake = () => {
@@ -95,5 +102,6 @@ export function shareFairly(db: Database, slotsPerCaller: number, waitMs = SLOT_
     transaction: (fn) => gate(() => db.transaction(fn)),
     batch: (statements) => gate(() => db.batch(statements)),
     close: () => db.close(),
+    stats: () => ({ ...db.stats?.(), callersWaiting: slots.waiting() }),
   };
 }

@@ -41,5 +41,6 @@ export function logOutages(db: Database, logger: Logger): Database {
     transaction: (fn) => watch(() => db.transaction(fn)),
     batch: (statements) => watch(() => db.batch(statements)),
     close: () => db.close(),
+    stats: () => db.stats?.() ?? {},
   };
 }

@@ -161,5 +161,6 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       return settled.slice(1, -1).map((r) => result<Record<string, unknown>>((r as PromiseFulfilledResult<pg.QueryResult>).value));
     },
     close: () => pool.end(),
+    stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
   };
 }

@@ -40,5 +40,6 @@ export function withEncryptionKeys(db: Database, keys: EncryptionKeys): Database
       return (await db.batch([set, ...statements])).slice(1);
     },
     close: () => db.close(),
+    stats: () => db.stats?.() ?? {},
   };
 }

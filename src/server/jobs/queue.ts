@@ -131,3 +131,21 @@ export async function postpone(q: Queryable, workerId: string, job: ClaimedJob, 
     [job.id, workerId, seconds, error.slice(0, 2000)],
   );
 }
+
+/**
+ * Hands jobs this worker still runs back to the queue at once, their attempt not spent: for a
+ * worker stopping before they finished, so that another takes them without waiting for the lease
+ * to run out. The handler still running here finds the job no longer its own (complete and fail
+ * look at locked_by). Returns the ids handed back.
+ */
+export async function handBack(q: Queryable, workerId: string, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await q.query<{ id: number }>(
+    `update nodeharbor.jobs
+        set status = 'pending', attempts = greatest(attempts - 1, 0), run_at = now(), locked_by = null, locked_until = null
+      where id = any($1::bigint[]) and locked_by = $2 and status = 'running'
+      returning id`,
+    [ids, workerId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { classifyDbFailure } from '../db/db-failure';
-import { claim, complete, extendLeases, fail, failAbandoned, postpone, type ClaimedJob, type TaskFilter } from './queue';
+import { claim, complete, extendLeases, fail, failAbandoned, handBack, postpone, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
 import { LANES, type JobDeps, type Lane, type Task } from './task';
 
@@ -20,8 +20,11 @@ export type WorkerOptions = {
 
 export type Worker = {
   readonly id: string;
-  /** Claims no more jobs and resolves once the running ones have finished. */
-  stop(): Promise<void>;
+  /**
+   * Claims no more jobs and resolves once the running ones have finished, or, when `giveUp`
+   * aborts first, once those still running are handed back to the queue (their attempt not spent).
+   */
+  stop(giveUp?: AbortSignal): Promise<void>;
 };
 
 /** How long a job waits after the database failed it in passing; the outage itself is logged once (db/outage-log.ts). */
@@ -161,14 +164,31 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
 
   return {
     id,
-    async stop() {
+    async stop(giveUp) {
       stopping = true;
       wake?.();
       await looping;
-      await Promise.all(running.values());
+      const finished = Promise.all(running.values()).then(() => true);
+      const done = giveUp ? await Promise.race([finished, aborted(giveUp)]) : await finished;
+      if (!done && running.size > 0) {
+        const ids = await handBack(deps.db, id, [...running.keys()]).catch((e: unknown) => {
+          // Their leases then run out as a killed worker's would.
+          deps.logger.error('jobs not handed back', { error: String(e) });
+          return [];
+        });
+        deps.logger.warn('jobs handed back', { jobs: ids });
+      }
       clearInterval(heartbeat);
     },
   };
+}
+
+/** Resolves false when `signal` aborts (at once if it has). */
+function aborted(signal: AbortSignal): Promise<false> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(false);
+    else signal.addEventListener('abort', () => resolve(false), { once: true });
+  });
 }
 
 /** Enqueues each recurring task for the current period, keyed by the period's start in the database's clock. */
