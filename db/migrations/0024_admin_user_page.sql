@@ -85,6 +85,7 @@ $$;
 -- The page's head: profile, roles, suspension, second factor, balance, the live services as the
 -- fleet shows them (the node's state for a running one), and how many rows each list holds. The
 -- services come whole, as the owner's own list has them: each was paid for, so they are few.
+-- Null when there is no such live account.
 create function public.admin_user(p_user_id uuid) returns jsonb
 language plpgsql stable security definer set search_path = ''
 as $$
@@ -127,9 +128,7 @@ begin
     from auth.users u
     left join public.profiles p on p.id = u.id
    where u.id = p_user_id and u.deleted_at is null;
-  if result is null then
-    raise exception 'User not found' using errcode = 'PT404';
-  end if;
+  -- Null for an unknown or closed account: the page says so (a 404 would be a failed request).
   return result;
 end
 $$;
