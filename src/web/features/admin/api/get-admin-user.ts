@@ -38,20 +38,27 @@ export type AdminUser = {
   counts: { transactions: number; purchases: number; events: number };
 };
 
-/** The user, or null when there is no such (live) account: the server answers 404. */
+/** The user, or null when there is no such live account (the server's answer then). */
 export async function getAdminUser(userId: string): Promise<AdminUser | null> {
   const supabase = await getSupabase();
-  const { data, error, status } = await supabase.rpc('admin_user', { p_user_id: userId });
-  if (status === 404) return null;
+  const { data, error } = await supabase.rpc('admin_user', { p_user_id: userId });
   if (error) throw error;
-  return data as AdminUser;
+  return (data as AdminUser | null) ?? null;
 }
 
 /** Everything under this key is the one user's page: an action reloads it all. */
 export const adminUserKey = (userId: string) => ['admin', 'user', userId] as const;
 
+/** While the worker moves one of the user's services (installing, deleting), the page reads it again this often. */
+const BUSY_POLL_MS = 3000;
+
 export const adminUserQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: [...adminUserKey(userId), 'profile'], queryFn: () => getAdminUser(userId), staleTime: 0 });
+  queryOptions({
+    queryKey: [...adminUserKey(userId), 'profile'],
+    queryFn: () => getAdminUser(userId),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.services.some((s) => s.service_state === 'installing' || s.service_state === 'deleting') ? BUSY_POLL_MS : false),
+  });
 
 export function useAdminUser(userId: string) {
   return useQuery(adminUserQueryOptions(userId));

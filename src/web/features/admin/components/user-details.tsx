@@ -1,3 +1,5 @@
+import { messages } from '@shared/validation';
+import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -5,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { Seo } from '@/lib/seo';
-import { useAdminUser, type AdminUserService } from '../api/get-admin-user';
+import { adminUserKey, useAdminUser, type AdminUserService } from '../api/get-admin-user';
 import { useUserEvents } from '../api/get-user-events';
 import { useUserPurchases } from '../api/get-user-purchases';
 import { useUserTransactions } from '../api/get-user-transactions';
@@ -29,8 +31,8 @@ const title = (userId: string, name: string) => <Seo title={name} description="A
 
 const notFound = (userId: string) => (
   <Card className="space-y-2 py-12 text-center">
-    {title(userId, 'User not found')}
-    <h2 className="text-lg font-semibold">User not found</h2>
+    {title(userId, messages.adminUserNotFound)}
+    <h2 className="text-lg font-semibold">{messages.adminUserNotFound}</h2>
     <p className="text-sm text-muted-foreground">There is no such user. The account may have been deleted.</p>
     {backLink}
   </Card>
@@ -55,6 +57,7 @@ export function UserDetails(props: Props) {
 
 function Details({ userId, adminId, serviceActions }: Props) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [ledgerPage, setLedgerPage] = useState(0);
   const [purchasesPage, setPurchasesPage] = useState(0);
   const [eventsPage, setEventsPage] = useState(0);
@@ -87,7 +90,7 @@ function Details({ userId, adminId, serviceActions }: Props) {
       {title(userId, u.email)}
       {backLink}
       <UserProfile user={u} self={u.id === adminId} onDeleted={() => void navigate(paths.admin)} />
-      <UserServices services={u.services} actions={(s) => serviceActions(s, () => void user.refetch())} />
+      <UserServices services={u.services} actions={(s) => serviceActions(s, () => void queryClient.invalidateQueries({ queryKey: adminUserKey(userId) }))} />
       <UserLedger query={ledger} page={ledgerPage} onPage={setLedgerPage} />
       <UserPurchases query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
       <UserEvents query={events} page={eventsPage} onPage={setEventsPage} />
