@@ -70,6 +70,17 @@ export const FOUNDING_YEAR = 2024;
 /** A service's life, one state (public.service_state, migration 0014); suspended is reserved for suspension before termination. */
 export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
 
+/** A service's state in words, where it is shown as it is (the admin's page of a user). */
+export const SERVICE_STATE_LABELS: Record<ServiceState, string> = {
+  installing: 'Installing',
+  active: 'Active',
+  failed: 'Installation failed',
+  suspended: 'Suspended',
+  expired: 'Expired',
+  deleting: 'Deleting',
+  deleted: 'Deleted',
+};
+
 /** Recovery codes for two-factor sign-in, made (and replaced) ten at a time. */
 export const RECOVERY_CODE_COUNT = 10;
 

@@ -83,6 +83,18 @@ export const messages = {
   accountServiceInstalling: 'A service is still installing. Delete your account once it has finished.',
   /** A verified factor not yet passed in this session (aal1): the database and the functions say the same. */
   secondFactorRequired: 'Two-factor sign-in required',
+  /** Sign-in and token refresh of an account an admin suspended (auth.users.banned_until). */
+  accountSuspended: 'Your account has been suspended. Please contact support.',
+  /** The admin's user page (admin_user and the actions beside it), in the database's words. */
+  adminUserNotFound: 'User not found',
+  adminSelfSuspend: 'You cannot suspend your own account',
+  adminSelfRevoke: 'You cannot revoke your own dev access',
+  adminSelfDelete: 'You cannot delete your own account here',
+  adminNotSuspended: 'This user is not suspended',
+  adminSuspendPast: 'The suspension must end in the future',
+  adminResetSuspended: 'Reactivate this user before sending a reset link',
+  adminDeleteEmailMismatch: 'The e-mail address does not match this account',
+  adminDeleteInstalling: 'A service of this user is still installing. Delete the account once it has finished.',
 } as const;
 
 /** Deleting an account is confirmed by typing its e-mail; delete_own_account compares the same way. */

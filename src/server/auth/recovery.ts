@@ -36,11 +36,14 @@ export function safeRedirect(config: Pick<Config, 'publicUrl'>, raw: string | un
   return u.toString();
 }
 
-/** What a send-recovery job is given: the address as typed, and where its link leads. */
+/**
+ * What a send-recovery job is given: the address as typed, and where its link leads. An admin's
+ * request (admin_send_password_reset, in SQL) names no links: the site's own are used.
+ */
 export const recoveryJob = z.object({
   email: z.string(),
-  redirectTo: z.string(),
-  verifyUrl: z.string(),
+  redirectTo: z.string().optional(),
+  verifyUrl: z.string().optional(),
   /** One request, one mail: a job run again after a crash sends nothing twice. */
   requestId: z.string().uuid(),
 });
@@ -61,11 +64,13 @@ export async function requestRecovery(deps: AppDeps, email: string, redirectTo: 
  * only, replacing any earlier one) and the link queued for mailing, in one transaction; for an
  * unknown address nothing happens.
  */
-export async function mailRecoveryLink(deps: { db: Database; mailer: Mailer }, job: RecoveryJob): Promise<void> {
+export async function mailRecoveryLink(deps: { db: Database; mailer: Mailer; publicUrl: string }, job: RecoveryJob): Promise<void> {
   const user = await findUserByEmail(deps.db, job.email);
   if (!user || !user.email) return;
   const token = randomToken();
-  const link = `${job.verifyUrl}?${new URLSearchParams({ token, type: 'recovery', redirect_to: job.redirectTo })}`;
+  const verifyUrl = job.verifyUrl ?? `${deps.publicUrl}/auth/v1/verify`;
+  const redirectTo = job.redirectTo ?? safeRedirect({ publicUrl: deps.publicUrl }, undefined);
+  const link = `${verifyUrl}?${new URLSearchParams({ token, type: 'recovery', redirect_to: redirectTo })}`;
   const mail = passwordRecoveryMail({ to: user.email, link });
   await deps.db.transaction(async (tx) => {
     // Already mailed by an earlier run of this job: that mail's token must stay the valid one.

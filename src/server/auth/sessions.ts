@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { messages } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import type { AppDeps } from '../deps';
 import { type AmrEntry, signAccessToken } from './access-token';
@@ -88,7 +89,7 @@ export async function startSession(deps: AppDeps, userId: string, method: 'passw
 const refreshErrors = {
   notFound: () => new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
   alreadyUsed: () => new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
-  banned: () => new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned'),
+  banned: () => new AuthError(400, 'user_banned', `Invalid Refresh Token: ${messages.accountSuspended}`),
   expired: () => new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired'),
 };
 

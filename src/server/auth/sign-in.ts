@@ -1,3 +1,4 @@
+import { messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { AuthError, validationFailed } from './auth-errors';
 import { passwordWeakness, verifyPassword } from './passwords';
@@ -40,7 +41,8 @@ export async function passwordGrant(
     await recordFailure(deps, counters);
     throw invalidCredentials();
   }
-  if (user.banned_until && user.banned_until > new Date()) throw new AuthError(400, 'user_banned', 'User is banned');
+  // GoTrue's code; our words, since the person reads them on the sign-in page.
+  if (user.banned_until && user.banned_until > new Date()) throw new AuthError(400, 'user_banned', messages.accountSuspended);
   if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   const session = await startSession(deps, user.id, 'password', client);
   // Always present on this grant (null when fine): an old password may predate today's policy.

@@ -16,7 +16,7 @@ describe('serving the built front end', () => {
     writeFileSync(join(dir, 'index.html'), '<h1>Home</h1>');
     writeFileSync(join(dir, '200.html'), '<div id="root"></div>');
     writeFileSync(join(dir, '404.html'), '<h1>Oops! Page not found</h1>');
-    writeFileSync(join(dir, 'spa-routes.json'), JSON.stringify(['/dashboard/*', '/admin']));
+    writeFileSync(join(dir, 'spa-routes.json'), JSON.stringify(['/dashboard/*', '/admin', '/admin/users/:userId']));
     writeFileSync(join(dir, 'about', 'index.html'), '<h1>About</h1>');
     writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
     writeFileSync(join(dir, 'assets', 'app-1234.js.gz'), gzipSync('console.log(1)'));
@@ -37,7 +37,7 @@ describe('serving the built front end', () => {
   it('serves a prerendered route, and the app shell for the client-only routes', async () => {
     expect(await (await app.request('/about')).text()).toBe('<h1>About</h1>');
     expect(await (await app.request('/')).text()).toBe('<h1>Home</h1>');
-    for (const path of ['/dashboard', '/dashboard/services', '/admin']) {
+    for (const path of ['/dashboard', '/dashboard/services', '/admin', '/admin/users/0b6c6a1e-5f0c-4f7e-9a31-2f1f3c1e9d10', '/admin/users/anything']) {
       const r = await app.request(path);
       expect(r.status, path).toBe(200);
       expect(await r.text()).toBe('<div id="root"></div>');
@@ -46,7 +46,7 @@ describe('serving the built front end', () => {
   });
 
   it('answers any other path with the 404 page and status 404', async () => {
-    for (const path of ['/nope', '/dashboardx', '/admin/users', '/assets/missing.js']) {
+    for (const path of ['/nope', '/dashboardx', '/admin/users', '/admin/users/', '/admin/users/a/b', '/assets/missing.js']) {
       const r = await app.request(path);
       expect(r.status, path).toBe(404);
       expect(await r.text()).toBe('<h1>Oops! Page not found</h1>');

@@ -18,9 +18,16 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Whether `path` is one of the client-only routes (`/dashboard/*` covers /dashboard and below). */
+/** Whether `path` matches a route pattern segment by segment; a `:name` segment stands for any one. */
+function matchesSegments(path: string, pattern: string): boolean {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((w, i) => (w.startsWith(':') ? got[i] !== '' : w === got[i]));
+}
+
+/** Whether `path` is one of the client-only routes (`/dashboard/*` covers /dashboard and below, `/admin/users/:userId` any one user). */
 function isClientRoute(path: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => (p.endsWith('/*') ? path === p.slice(0, -2) || path.startsWith(p.slice(0, -1)) : path === p));
+  return patterns.some((p) => (p.endsWith('/*') ? path === p.slice(0, -2) || path.startsWith(p.slice(0, -1)) : matchesSegments(path, p)));
 }
 
 /**

@@ -36,6 +36,7 @@ export const routes: AppRoute[] = [
   route(paths.resetPasswordConfirm, () => import('./routes/auth/reset-password-confirm-page'), { sitemap: false }),
   route(`${paths.dashboard}/*`, () => import('./routes/dashboard/dashboard-page'), { prerender: false, sitemap: false, protected: true }),
   route(paths.admin, () => import('./routes/admin/admin-page'), { prerender: false, sitemap: false, protected: true }),
+  route(paths.adminUser(':userId'), () => import('./routes/admin/admin-user-page'), { prerender: false, sitemap: false, protected: true }),
 ];
 
 export const notFoundRoute = route('*', () => import('./routes/public/not-found-page'), { sitemap: false });

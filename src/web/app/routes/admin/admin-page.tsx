@@ -1,9 +1,5 @@
-import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
-import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import { useIsAdmin } from '@/features/admin/api/get-is-admin';
 import { ContactSettings } from '@/features/admin/components/contact-settings';
 import { FleetView } from '@/features/admin/components/fleet-view';
 import { UserManagement } from '@/features/admin/components/user-management';
@@ -11,28 +7,17 @@ import { useSignedInUser } from '@/features/dashboard/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
 import { RetryInstallButton } from '@/features/services/components/retry-install-button';
 import { Seo } from '@/lib/seo';
-import { toast } from '@/lib/toast';
 import { AppShell } from '../dashboard/app-shell';
+import { AdminOnly } from './admin-only';
 
 /** /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6). */
 export default function AdminPage() {
   const user = useSignedInUser();
-  const isAdmin = useIsAdmin(user.id);
-  const navigate = useNavigate();
-
-  useEffect(() => {
-    if (isAdmin.isError) toast.error('Failed to check admin privileges.');
-    else if (isAdmin.data === false) toast.error('Access Denied', 'You do not have admin privileges.');
-    else return;
-    navigate(paths.home, { replace: true });
-  }, [isAdmin.isError, isAdmin.data, navigate]);
 
   return (
     <>
       <Seo title="Admin Dashboard" description="NodeHarbor administration." path={paths.admin} noindex />
-      {isAdmin.data !== true ? (
-        <Spinner label="Checking admin privileges..." />
-      ) : (
+      <AdminOnly user={user}>
         <AppShell user={user} title="Admin Dashboard">
           <Tabs
             lazy
@@ -58,7 +43,7 @@ export default function AdminPage() {
             ]}
           />
         </AppShell>
-      )}
+      </AdminOnly>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminUserKey } from './get-admin-user';
 
 /**
  * Adds credit to a user's balance with a note the user sees in Billing. The idempotency key is
@@ -19,5 +20,13 @@ export async function addCredit(input: { userId: string; amount: number; note: s
 
 export function useAddCredit() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: addCredit, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] }) });
+  return useMutation({
+    mutationFn: addCredit,
+    onSuccess: (_balance, input) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] }),
+        // The user's own page, when the credit was added there: its balance and ledger.
+        queryClient.invalidateQueries({ queryKey: adminUserKey(input.userId) }),
+      ]),
+  });
 }

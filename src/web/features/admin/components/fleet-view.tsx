@@ -2,10 +2,12 @@ import { FLEET_PAGE_SIZE, FLEET_STATES, NODE_STATE_LABELS, type FleetSort, type 
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Pagination } from '@/components/ui/pagination';
 import { NativeSelect } from '@/components/ui/input';
+import { paths } from '@/config/paths';
 import { NodeStateBadge, seenAgo } from '@/components/ui/node-state-badge';
 import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
@@ -116,7 +118,11 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                   {data.rows.map((r) => (
                     <tr key={r.service_id}>
                       <td className="py-2 pr-4 font-medium">{r.name}</td>
-                      <td className="py-2 pr-4">{r.email}</td>
+                      <td className="py-2 pr-4">
+                        <Link to={paths.adminUser(r.user_id)} className="text-primary hover:underline">
+                          {r.email}
+                        </Link>
+                      </td>
                       <td className="py-2 pr-4">{r.product}</td>
                       <td className="py-2 pr-4">
                         <NodeStateBadge state={r.state} />

@@ -1,9 +1,11 @@
 import { Search } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Pagination } from '@/components/ui/pagination';
 import { Input } from '@/components/ui/input';
+import { paths } from '@/config/paths';
 import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useUserStats } from '../api/get-user-stats';
@@ -61,7 +63,11 @@ export function UserManagement() {
                 <tbody className="divide-y divide-border">
                   {data.rows.map((u) => (
                     <tr key={u.user_id}>
-                      <td className="py-2 pr-4 font-medium">{u.email}</td>
+                      <td className="py-2 pr-4 font-medium">
+                        <Link to={paths.adminUser(u.user_id)} className="text-primary hover:underline">
+                          {u.email}
+                        </Link>
+                      </td>
                       <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
                       <td className="py-2 pr-4">{u.active_services_count}</td>
                       <td className="py-2 pr-4">{u.last_sign_in_at ? f.dateTime(u.last_sign_in_at) : 'Never'}</td>

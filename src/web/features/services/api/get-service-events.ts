@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import type { ServiceEventDetail } from '../event-text';
+import type { ServiceEventDetail } from '@shared/service-events';
 import { NODE_POLL_MS } from './get-service';
 
 /** How many of the latest events the service page's history tells. */

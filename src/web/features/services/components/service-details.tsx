@@ -13,7 +13,7 @@ import { useService } from '../api/get-service';
 import { useServiceEvents } from '../api/get-service-events';
 import { useServiceUptime, utcDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
-import { serviceEventText } from '../event-text';
+import { serviceEventText } from '@shared/service-events';
 import { blockedReason, displayStatus, isServiceId } from '../service-status';
 import { DeleteServiceDialog } from './delete-service-dialog';
 import { ChangeKeyDialog, RenameServiceDialog } from './edit-service-dialogs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceEventText } from './event-text';
+import { serviceEventText } from './service-events';
 
 // The dashboard's formatters for en-US in UTC, as far as event texts use them (unit tests have no '@/' alias).
 const f = {

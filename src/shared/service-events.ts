@@ -1,5 +1,7 @@
-import { nodeEventText, type NodeEventDetail } from '@shared/node-health';
-import type { Formatters } from '@/lib/format';
+import { nodeEventText, type NodeEventDetail } from './node-health';
+
+/** The dates and amounts of an event's text, as the reader's formatters write them. */
+export type EventFormatters = { date(iso: string): string; money(amount: number): string };
 
 /** What the server may put in an event's detail (private.record_service_event, the worker's recordEvent). */
 export type ServiceEventDetail = NodeEventDetail & {
@@ -27,8 +29,9 @@ const reason = (r: string | null | undefined) => (r ? `: ${REASONS[r] ?? r}` : '
 /**
  * Every event the server writes to service_events, as the service's owner reads it: the lifecycle
  * steps of the SQL functions, the worker's steps and corrections, and the monitor's node events.
+ * The admin's page of a user tells them in the same words.
  */
-export function serviceEventText(event: string, detail: ServiceEventDetail | null | undefined, f: Pick<Formatters, 'date' | 'money'>): string {
+export function serviceEventText(event: string, detail: ServiceEventDetail | null | undefined, f: EventFormatters): string {
   const d = detail ?? {};
   switch (event) {
     case 'install_requested':

@@ -1,0 +1,30 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+import { adminUserKey } from './get-admin-user';
+import type { Paged } from './get-user-transactions';
+
+export type UserPurchase = {
+  id: string;
+  amount: number;
+  status: 'pending' | 'completed' | 'rejected' | 'expired';
+  provider: string;
+  provider_order_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One page of the user's credit purchases, newest first (admin_user_purchases). */
+export async function getUserPurchases(userId: string, limit: number, offset: number): Promise<Paged<UserPurchase>> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('admin_user_purchases', { p_user_id: userId, p_limit: limit, p_offset: offset });
+  if (error) throw error;
+  const rows = data as (UserPurchase & { total_count: number })[];
+  return { rows: rows.map((r) => ({ ...r, amount: Number(r.amount) })), total: Number(rows[0]?.total_count ?? 0) };
+}
+
+export const userPurchasesQueryOptions = (userId: string, limit: number, offset: number) =>
+  queryOptions({ queryKey: [...adminUserKey(userId), 'purchases', limit, offset], queryFn: () => getUserPurchases(userId, limit, offset), staleTime: 0 });
+
+export function useUserPurchases(userId: string, limit: number, offset: number) {
+  return useQuery({ ...userPurchasesQueryOptions(userId, limit, offset), placeholderData: keepPreviousData });
+}

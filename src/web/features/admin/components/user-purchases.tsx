@@ -1,0 +1,53 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Badge } from '@/components/ui/badge';
+import { TableScroll } from '@/components/ui/table-scroll';
+import { useFormat } from '@/lib/format';
+import type { UserPurchase } from '../api/get-user-purchases';
+import type { Paged } from '../api/get-user-transactions';
+import { PagedCard } from './paged-card';
+
+const STATUS: Record<UserPurchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
+  pending: { label: 'Pending', variant: 'warning' },
+  completed: { label: 'Completed', variant: 'success' },
+  rejected: { label: 'Rejected', variant: 'destructive' },
+  expired: { label: 'Expired', variant: 'secondary' },
+};
+
+const PROVIDERS: Record<string, string> = { paypal: 'PayPal', test: 'Test provider' };
+
+/** The user's credit purchases, newest first, in pages: what the provider was asked for and where it stands. */
+export function UserPurchases({ query, page, onPage }: { query: UseQueryResult<Paged<UserPurchase>>; page: number; onPage: (page: number) => void }) {
+  const f = useFormat();
+  return (
+    <PagedCard id="purchases" title="Credit purchases" query={query} page={page} onPage={onPage} empty="No purchases">
+      {(rows) => (
+        <TableScroll label="Credit purchases table" className="mt-4">
+          <table className="w-full text-sm">
+            <thead className="text-left text-muted-foreground">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Started</th>
+                <th className="py-2 pr-4 font-medium">Amount</th>
+                <th className="py-2 pr-4 font-medium">Provider</th>
+                <th className="py-2 pr-4 font-medium">Status</th>
+                <th className="py-2 font-medium">Last change</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.map((p) => (
+                <tr key={p.id}>
+                  <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(p.created_at)}</td>
+                  <td className="py-2 pr-4">{f.money(p.amount)}</td>
+                  <td className="py-2 pr-4">{PROVIDERS[p.provider] ?? p.provider}</td>
+                  <td className="py-2 pr-4">
+                    <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
+                  </td>
+                  <td className="whitespace-nowrap py-2">{f.dateTime(p.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </PagedCard>
+  );
+}
