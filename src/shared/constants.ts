@@ -26,6 +26,8 @@ export const TOP_UP_STEP = 0.01;
 /** Our own ceiling per purchase: a typo of extra zeros should not reach the payment provider. */
 export const TOP_UP_MAX = 10_000;
 
+/** An admin's credit is below this, as numeric(12,2) holds (admin_add_credit, addCredits). */
+export const ADMIN_CREDIT_MAX = 10_000_000_000;
 /** The note an admin gives with added credit, shown in the user's billing history. */
 export const ADMIN_CREDIT_NOTE_MAX = 500;
 
