@@ -23,6 +23,8 @@ export const paths = {
   dashboardSettingsTab: (tab: string) => `/dashboard/settings/${tab}`,
   dashboardAccount: '/dashboard/account',
   admin: '/admin',
+  /** One user's page in the admin area (the audit log links its targets here). */
+  adminUser: (userId: string) => `/admin/users/${userId}`,
 } as const;
 
 /** Routes a development host shows even to visitors without dev access (spec §2). */

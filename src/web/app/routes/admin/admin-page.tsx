@@ -1,11 +1,14 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useIsAdmin } from '@/features/admin/api/get-is-admin';
+import { AuditLogView } from '@/features/admin/components/audit-log-view';
+import { ContactMessages } from '@/features/admin/components/contact-messages';
 import { ContactSettings } from '@/features/admin/components/contact-settings';
 import { FleetView } from '@/features/admin/components/fleet-view';
+import { MailOutbox } from '@/features/admin/components/mail-outbox';
 import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/features/dashboard/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
@@ -14,11 +17,18 @@ import { Seo } from '@/lib/seo';
 import { toast } from '@/lib/toast';
 import { AppShell } from '../dashboard/app-shell';
 
-/** /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6). */
+const TABS = ['users', 'contact', 'fleet', 'audit', 'messages'] as const;
+
+/**
+ * /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6).
+ * The tab is in the address (?tab=audit), so a reload or a link keeps it.
+ */
 export default function AdminPage() {
   const user = useSignedInUser();
   const isAdmin = useIsAdmin(user.id);
   const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab = TABS.find((t) => t === params.get('tab')) ?? 'users';
 
   useEffect(() => {
     if (isAdmin.isError) toast.error('Failed to check admin privileges.');
@@ -37,6 +47,9 @@ export default function AdminPage() {
           <Tabs
             lazy
             defaultValue="users"
+            value={tab}
+            // Replaced, not pushed, as Settings does: Back leaves the admin area rather than walking its tabs.
+            onValueChange={(t) => setParams(t === 'users' ? {} : { tab: t }, { replace: true })}
             tabs={[
               { value: 'users', label: 'User Management', content: <UserManagement /> },
               { value: 'contact', label: 'Contact Settings', content: <ContactSettings /> },
@@ -53,6 +66,17 @@ export default function AdminPage() {
                       </>
                     )}
                   />
+                ),
+              },
+              { value: 'audit', label: 'Audit log', content: <AuditLogView /> },
+              {
+                value: 'messages',
+                label: 'Messages',
+                content: (
+                  <div className="space-y-6">
+                    <ContactMessages />
+                    <MailOutbox />
+                  </div>
                 ),
               },
             ]}
