@@ -19,6 +19,7 @@ export const CONTACT_NAME_MAX = 100;
 export const CONTACT_MESSAGE_MIN = 10;
 export const CONTACT_MESSAGE_MAX = 1000;
 export const CONTACT_TOPICS = ['sales', 'support'] as const;
+export const CONTACT_TOPIC_LABELS: Record<(typeof CONTACT_TOPICS)[number], string> = { sales: 'Sales', support: 'Support' };
 
 export const TOP_UP_PRESETS = [5, 10, 25, 50, 100] as const;
 export const TOP_UP_MIN = 1;
