@@ -7,6 +7,7 @@ const fields = (v: unknown): Record<string, unknown> => (typeof v === 'object' &
 /**
  * An entry's before and after, field by field, for the audit table: a field in both shows as a
  * change when it differs (and not at all when it does not); a field on one side only shows its value.
+ * Changes come first, then the other fields by name.
  * A side that is not an object (an array, a number) shows whole, under "value".
  */
 export function describeChange(before: unknown, after: unknown): ChangeLine[] {
@@ -21,5 +22,7 @@ export function describeChange(before: unknown, after: unknown): ChangeLine[] {
     if (inBefore && inAfter && text(b[field]) === text(a[field])) continue;
     lines.push({ field, ...(inBefore && { before: text(b[field]) }), ...(inAfter && { after: text(a[field]) }) });
   }
-  return lines;
+  // jsonb keeps keys by length, not as written: changes first, then the rest by name.
+  const changed = (l: ChangeLine) => (l.before !== undefined && l.after !== undefined ? 0 : 1);
+  return lines.sort((x, y) => changed(x) - changed(y) || x.field.localeCompare(y.field));
 }

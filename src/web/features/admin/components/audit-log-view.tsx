@@ -97,9 +97,9 @@ export function AuditLogView() {
                     {data.rows.map((e) => (
                       <tr key={e.id}>
                         <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(e.created_at)}</td>
-                        <td className="py-2 pr-4">{e.actor}</td>
+                        <td className="whitespace-nowrap py-2 pr-4">{e.actor}</td>
                         <td className="whitespace-nowrap py-2 pr-4 font-medium">{auditActionLabel(e.action)}</td>
-                        <td className="py-2 pr-4">
+                        <td className="whitespace-nowrap py-2 pr-4">
                           <Target entry={e} />
                         </td>
                         <td className="py-2 pr-4">
@@ -185,14 +185,14 @@ function Target({ entry: e }: { entry: AuditEntry }) {
   const label = e.target_label ?? e.target_id ?? '—';
   if (e.target_type === 'user' && e.target_id) {
     return (
-      <Link to={paths.adminUser(e.target_id)} className="break-all text-primary underline-offset-4 hover:underline">
+      <Link to={paths.adminUser(e.target_id)} className="text-primary underline-offset-4 hover:underline">
         {label}
       </Link>
     );
   }
   return (
     <>
-      <span className="break-all">{label}</span>
+      <span>{label}</span>
       <span className="block text-xs text-muted-foreground">{e.target_type}</span>
     </>
   );

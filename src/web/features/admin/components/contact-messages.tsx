@@ -43,7 +43,7 @@ export function ContactMessages() {
                         <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(m.created_at)}</td>
                         <td className="py-2 pr-4">
                           <span className="font-medium">{m.name}</span>
-                          <a href={`mailto:${m.email}`} className="block break-all text-primary underline-offset-4 hover:underline">
+                          <a href={`mailto:${m.email}`} className="block whitespace-nowrap text-primary underline-offset-4 hover:underline">
                             {m.email}
                           </a>
                         </td>

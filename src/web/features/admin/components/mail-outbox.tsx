@@ -68,7 +68,7 @@ export function MailOutbox() {
                     {data.rows.map((m) => (
                       <tr key={m.id}>
                         <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(m.created_at)}</td>
-                        <td className="break-all py-2 pr-4">{m.to_address}</td>
+                        <td className="whitespace-nowrap py-2 pr-4">{m.to_address}</td>
                         <td className="min-w-48 py-2 pr-4">{m.subject}</td>
                         <td className="py-2 pr-4">
                           {OUTBOX_STATUS_LABELS[m.status] ?? m.status}
