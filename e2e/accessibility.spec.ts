@@ -170,6 +170,14 @@ describe('accessibility of the signed-in pages', () => {
       await press(page.getByRole('tab', { name: 'Fleet' }));
       await page.getByRole('region', { name: 'Fleet' }).getByRole('row').filter({ hasText: 'failed-1' }).filter({ hasText: user.email }).waitFor();
       await expectAccessibleWithUserMenu(page, theme, '/admin, Fleet');
+      await press(page.getByRole('tab', { name: 'Audit log' }));
+      await page.getByRole('region', { name: 'Audit log' }).getByRole('table').waitFor();
+      await expectAccessibleWithUserMenu(page, theme, '/admin, Audit log');
+      await press(page.getByRole('tab', { name: 'Messages' }));
+      for (const region of ['Contact messages', 'Mail outbox']) {
+        await page.getByRole('region', { name: region }).getByText(/^(No contact messages|No mail|\d+–\d+ of \d+)$/).waitFor();
+      }
+      await expectAccessibleWithUserMenu(page, theme, '/admin, Messages');
 
       // The warning kind too: the payment provider's return after a cancelled payment.
       await page.goto(`${app.url}/dashboard/billing?payment=cancelled`);

@@ -19,6 +19,7 @@ export const CONTACT_NAME_MAX = 100;
 export const CONTACT_MESSAGE_MIN = 10;
 export const CONTACT_MESSAGE_MAX = 1000;
 export const CONTACT_TOPICS = ['sales', 'support'] as const;
+export const CONTACT_TOPIC_LABELS: Record<(typeof CONTACT_TOPICS)[number], string> = { sales: 'Sales', support: 'Support' };
 
 export const TOP_UP_PRESETS = [5, 10, 25, 50, 100] as const;
 export const TOP_UP_MIN = 1;
@@ -26,6 +27,8 @@ export const TOP_UP_STEP = 0.01;
 /** Our own ceiling per purchase: a typo of extra zeros should not reach the payment provider. */
 export const TOP_UP_MAX = 10_000;
 
+/** An admin's credit is below this, as numeric(12,2) holds (admin_add_credit, addCredits). */
+export const ADMIN_CREDIT_MAX = 10_000_000_000;
 /** The note an admin gives with added credit, shown in the user's billing history. */
 export const ADMIN_CREDIT_NOTE_MAX = 500;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ADMIN_CREDIT_MAX,
   ADMIN_CREDIT_NOTE_MAX,
   CONTACT_MESSAGE_MAX,
   CONTACT_MESSAGE_MIN,
@@ -77,6 +78,8 @@ export const messages = {
   /** Admin › Add credit, in admin_add_credit's words. */
   adminCreditAmount: 'The amount must be a positive number of dollars with at most two decimals',
   adminCreditNote: `A note of 1 to ${ADMIN_CREDIT_NOTE_MAX} characters is required`,
+  /** Admin › Create user. */
+  userExists: 'A user with this email address already exists',
   notAuthenticated: 'User not authenticated',
   purchaseForOther: 'You can only buy credits for yourself',
   accountEmailMismatch: 'The e-mail address does not match your account',
@@ -291,13 +294,34 @@ export function extendCost(price: number, renewInterval: string | null, months: 
 
 /** Admin › Add credit: each field's message, or null; admin_add_credit checks the same. */
 export function adminCreditErrors(amount: number, note: string): { amount: string | null; note: string | null } {
-  // 0.07 * 100 is 7.000000000000001 in floating point: whole cents within a rounding error.
-  const wholeCents = Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
   return {
-    amount: Number.isFinite(amount) && amount > 0 && wholeCents ? null : messages.adminCreditAmount,
+    amount: isCreditAmount(amount) ? null : messages.adminCreditAmount,
     note: note.trim() === '' || Array.from(note).length > ADMIN_CREDIT_NOTE_MAX ? messages.adminCreditNote : null,
   };
 }
+
+/** A positive number of whole cents. */
+function isCreditAmount(amount: number): boolean {
+  // 0.07 * 100 is 7.000000000000001 in floating point: whole cents within a rounding error.
+  return Number.isFinite(amount) && amount > 0 && Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
+}
+
+/**
+ * Admin › Create user (the admin-create-user function's body): the sign-up's rules for the
+ * address, name and password, Add credit's for the optional initial credit (below numeric(12,2)'s
+ * ceiling). The server adds GoTrue's own checks (a common password, at most 72 bytes).
+ */
+export const adminCreateUserSchema = z.object({
+  email: z.string().trim().email(messages.email),
+  full_name: z.string().trim().min(1, messages.fullNameRequired).refine((v) => !fullNameTooLong(v), messages.fullNameLong),
+  password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
+  admin: z.boolean().optional().default(false),
+  credits: z
+    .number({ error: messages.adminCreditAmount })
+    .refine((n) => isCreditAmount(n) && n < ADMIN_CREDIT_MAX, messages.adminCreditAmount)
+    .nullish(),
+});
+export type AdminCreateUserInput = z.input<typeof adminCreateUserSchema>;
 
 /** A top-up in dollars; `typeMessage` is what a value that is not a number reads. */
 const topUpAmount = (typeMessage: string) =>

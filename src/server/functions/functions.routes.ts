@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { classifyDbFailure, failureMessage } from '../db/db-failure';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
+import { adminCreateUser } from './admin-create-user';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
@@ -10,6 +11,7 @@ import { purchaseCredits } from './purchase-credits';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
+  'admin-create-user': adminCreateUser,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
   'node-logs': nodeLogs,

@@ -23,7 +23,7 @@ export const paths = {
   dashboardSettingsTab: (tab: string) => `/dashboard/settings/${tab}`,
   dashboardAccount: '/dashboard/account',
   admin: '/admin',
-  /** One user's page in the admin area. */
+  /** One user's page in the admin area (the audit log links its targets here). */
   adminUser: (userId: string) => `/admin/users/${userId}`,
 } as const;
 

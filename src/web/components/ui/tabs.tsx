@@ -45,7 +45,7 @@ export function Tabs({
   };
   return (
     <div>
-      <div role="tablist" aria-label={label} className={`${fill ? 'grid auto-cols-fr grid-flow-col' : 'inline-flex'} rounded-lg bg-muted p-1`}>
+      <div role="tablist" aria-label={label} className={`${fill ? 'grid auto-cols-fr grid-flow-col' : 'inline-flex flex-wrap'} rounded-lg bg-muted p-1`}>
         {tabs.map((t, i) => {
           const selected = t.value === active;
           return (

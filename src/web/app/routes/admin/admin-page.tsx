@@ -1,7 +1,11 @@
+import { useSearchParams } from 'react-router';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
+import { AuditLogView } from '@/features/admin/components/audit-log-view';
+import { ContactMessages } from '@/features/admin/components/contact-messages';
 import { ContactSettings } from '@/features/admin/components/contact-settings';
 import { FleetView } from '@/features/admin/components/fleet-view';
+import { MailOutbox } from '@/features/admin/components/mail-outbox';
 import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/features/dashboard/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
@@ -10,9 +14,16 @@ import { Seo } from '@/lib/seo';
 import { AppShell } from '../dashboard/app-shell';
 import { AdminOnly } from './admin-only';
 
-/** /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6). */
+const TABS = ['users', 'contact', 'fleet', 'audit', 'messages'] as const;
+
+/**
+ * /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6).
+ * The tab is in the address (?tab=audit), so a reload or a link keeps it.
+ */
 export default function AdminPage() {
   const user = useSignedInUser();
+  const [params, setParams] = useSearchParams();
+  const tab = TABS.find((t) => t === params.get('tab')) ?? 'users';
 
   return (
     <>
@@ -22,6 +33,9 @@ export default function AdminPage() {
           <Tabs
             lazy
             defaultValue="users"
+            value={tab}
+            // Replaced, not pushed, as Settings does: Back leaves the admin area rather than walking its tabs.
+            onValueChange={(t) => setParams(t === 'users' ? {} : { tab: t }, { replace: true })}
             tabs={[
               { value: 'users', label: 'User Management', content: <UserManagement /> },
               { value: 'contact', label: 'Contact Settings', content: <ContactSettings /> },
@@ -38,6 +52,17 @@ export default function AdminPage() {
                       </>
                     )}
                   />
+                ),
+              },
+              { value: 'audit', label: 'Audit log', content: <AuditLogView /> },
+              {
+                value: 'messages',
+                label: 'Messages',
+                content: (
+                  <div className="space-y-6">
+                    <ContactMessages />
+                    <MailOutbox />
+                  </div>
                 ),
               },
             ]}

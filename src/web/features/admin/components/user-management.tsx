@@ -10,6 +10,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useUserStats } from '../api/get-user-stats';
 import { AddCreditDialog } from './add-credit-dialog';
+import { CreateUserDialog } from './create-user-dialog';
 import { TableScroll } from '@/components/ui/table-scroll';
 
 const PAGE_SIZE = 20;
@@ -25,9 +26,12 @@ export function UserManagement() {
 
   return (
     <Card role="region" aria-labelledby="users-heading">
-      <h2 id="users-heading" className="text-lg font-semibold">
-        Users
-      </h2>
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="users-heading" className="text-lg font-semibold">
+          Users
+        </h2>
+        <CreateUserDialog />
+      </div>
       <form
         role="search"
         className="mt-4 flex gap-2"

@@ -1,0 +1,23 @@
+/** The admin audit log's actions (private.admin_audit_log.action) in words, for the admin area's "Audit log" tab. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'credit.add': 'Credit added',
+  'mail.read': 'Mail read',
+  'role.admin.grant': 'Admin role granted',
+  'role.admin.revoke': 'Admin role revoked',
+  'role.dev_access.grant': 'Dev access granted',
+  'role.dev_access.revoke': 'Dev access revoked',
+  'service.retry_install': 'Installation retried',
+  'user.create': 'User created',
+  'user.delete': 'User deleted',
+  'user.password_reset_link': 'Password reset link created',
+  'user.reactivate': 'User reactivated',
+  'user.suspend': 'User suspended',
+};
+
+/** An action in words; one this list does not know yet shows as it is stored. */
+export function auditActionLabel(action: string): string {
+  return Object.hasOwn(AUDIT_ACTION_LABELS, action) ? AUDIT_ACTION_LABELS[action]! : action;
+}
+
+/** Rows per page in the audit log, the contact messages and the mail outbox. */
+export const ADMIN_PAGE_SIZE = 50;

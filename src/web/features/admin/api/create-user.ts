@@ -1,0 +1,32 @@
+import type { AdminCreateUserInput } from '@shared/validation';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getSupabase } from '@/lib/supabase';
+
+const FALLBACK = 'The user could not be created. Please try again.';
+
+/**
+ * Creates a confirmed user (admin-create-user). Throws an Error carrying the function's own
+ * message ({ error }), such as a taken address, when it refuses.
+ */
+export async function createUser(input: AdminCreateUserInput): Promise<{ id: string; email: string }> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.functions.invoke<{ id: string; email: string }>('admin-create-user', { body: input });
+  if (!error) return data!;
+  const context = (error as { context?: unknown }).context;
+  if (context instanceof Response) {
+    const body = (await context.json().catch(() => null)) as { error?: unknown } | null;
+    if (typeof body?.error === 'string') throw new Error(body.error);
+  }
+  throw new Error(FALLBACK);
+}
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createUser,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+  });
+}
