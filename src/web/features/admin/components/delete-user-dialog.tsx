@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { refusalText } from '../refusal-text';
+import { errorText } from '@/lib/error-text';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDeleteUser } from '../api/delete-user';
@@ -27,7 +27,7 @@ export function DeleteUserDialog({ user, onDeleted }: { user: { id: string; emai
       toast.success('User deleted', `The account of ${user.email} has been deleted. Its ledger is kept.`);
       onDeleted();
     } catch (e) {
-      toast.error('Action failed', refusalText(e));
+      toast.error('Action failed', errorText(e));
     }
   };
 

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { refusalText } from '../refusal-text';
+import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useSuspendUser } from '../api/suspend-user';
 
@@ -27,7 +27,7 @@ export function SuspendUserDialog({ user }: { user: { id: string; email: string 
       toast.success('User suspended', `${user.email} is signed out and cannot sign in.`);
       setOpen(false);
     } catch (e) {
-      toast.error('Action failed', refusalText(e));
+      toast.error('Action failed', errorText(e));
     }
   };
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { refusalText } from '../refusal-text';
+import { errorText } from '@/lib/error-text';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import type { AdminUser } from '../api/get-admin-user';
@@ -39,7 +39,7 @@ export function UserProfile({ user, self, onDeleted }: { user: AdminUser; self: 
       await action();
       toast.success(title, description);
     } catch (e) {
-      toast.error('Action failed', refusalText(e));
+      toast.error('Action failed', errorText(e));
     }
   };
 

@@ -13,6 +13,7 @@ import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useTouchedFields } from '@/lib/use-touched-fields';
 import { cn } from '@/lib/utils';
+import { serverRefusal } from '@/lib/error-text';
 import { useCreateService } from '../api/create-service';
 import { useProducts } from '../api/get-products';
 import { useUnusedServices } from '../api/get-unused-services';
@@ -99,9 +100,8 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
       void notifyServiceEvent(created, user.email, 'service_created');
       onDone();
     } catch (e) {
-      // The server's own refusal (it carries an SQLSTATE code) names the broken rule; a lost request does not.
-      const err = e as { message?: unknown; code?: unknown };
-      setServerError(err.code && typeof err.message === 'string' ? err.message : null);
+      // The server's own refusal names the broken rule.
+      setServerError(serverRefusal(e));
       toast.error('Error', 'Failed to create service');
     }
   });

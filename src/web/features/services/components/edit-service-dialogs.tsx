@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { InputField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
+import { serverRefusal } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useTouchedFields } from '@/lib/use-touched-fields';
 import { useProductProperties } from '../api/get-product-properties';
@@ -53,7 +54,7 @@ function EditDialog({ title, description, icon, children }: { title: string; des
   );
 }
 
-/** Saves, toasts, and shows the server's refusal (it carries an SQLSTATE code; a lost request does not). */
+/** Saves, toasts, and shows the server's refusal. */
 function useSave(service: Service, onDone: () => void) {
   const update = useUpdateService();
   const [serverError, setServerError] = useState<string | null>(null);
@@ -64,8 +65,8 @@ function useSave(service: Service, onDone: () => void) {
       toast.success('Service updated successfully.');
       onDone();
     } catch (e) {
-      const err = e as { message?: unknown; details?: unknown; code?: unknown };
-      const message = err.code && typeof err.message === 'string' ? err.message : null;
+      const err = e as { details?: unknown };
+      const message = serverRefusal(e);
       // A refused key names the broken rule in its details ("API key must end with ...").
       const details = typeof err.details === 'string' && err.details ? err.details : undefined;
       setServerError(message && details ? `${message}: ${details}` : message);

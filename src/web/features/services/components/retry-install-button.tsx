@@ -1,6 +1,7 @@
 import { INSTALL_MINUTES } from '@shared/constants';
 import { RotateCcw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { serverRefusal } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useRetryServiceInstallation } from '../api/retry-service-installation';
 import type { Service } from '../api/types';
@@ -17,9 +18,7 @@ export function RetryInstallButton({ service, onRetried }: { service: Pick<Servi
       onRetried?.();
       toast.success('Installation restarted', `${service.name} is being set up again. This takes up to ${INSTALL_MINUTES} minutes.`);
     } catch (e) {
-      // The server's own refusal (it has an SQLSTATE code) says why; a lost request does not.
-      const err = e as { message?: string; code?: string };
-      toast.error(err.code && err.message ? err.message : 'Failed to retry the installation');
+      toast.error(serverRefusal(e) ?? 'Failed to retry the installation');
     }
   };
   return (
