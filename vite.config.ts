@@ -12,7 +12,15 @@ export default defineConfig({
   resolve: { alias: { '@': src('./src/web'), '@shared': src('./src/shared') } },
   // The canonical origin baked into the prerendered pages' SEO tags.
   define: { __SITE_URL__: JSON.stringify((process.env.SITE_URL || 'https://nodeharbor.io').replace(/\/+$/, '')) },
-  build: { outDir: src('./dist/web'), emptyOutDir: true, manifest: true },
+  build: {
+    outDir: src('./dist/web'),
+    emptyOutDir: true,
+    manifest: true,
+    // The signed-in area's pages load their parts as they import them. Their preload lists would sit
+    // in the entry every public page loads, against its 100 KB budget (bench:web), and a signed-in
+    // page waits for the session's round trip anyway.
+    modulePreload: { resolveDependencies: (file, deps) => (/(^|\/)(admin-page|admin-user-page|dashboard-page)-[\w-]+\.js$/.test(file) ? [] : deps) },
+  },
   // npm run dev: the API runs on 8080; Vite proxies to it.
   server: {
     port: 5173,

@@ -19,7 +19,6 @@ export const CONTACT_NAME_MAX = 100;
 export const CONTACT_MESSAGE_MIN = 10;
 export const CONTACT_MESSAGE_MAX = 1000;
 export const CONTACT_TOPICS = ['sales', 'support'] as const;
-export const CONTACT_TOPIC_LABELS: Record<(typeof CONTACT_TOPICS)[number], string> = { sales: 'Sales', support: 'Support' };
 
 export const TOP_UP_PRESETS = [5, 10, 25, 50, 100] as const;
 export const TOP_UP_MIN = 1;
@@ -72,17 +71,6 @@ export const FOUNDING_YEAR = 2024;
 
 /** A service's life, one state (public.service_state, migration 0014); suspended is reserved for suspension before termination. */
 export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
-
-/** A service's state in words, where it is shown as it is (the admin's page of a user). */
-export const SERVICE_STATE_LABELS: Record<ServiceState, string> = {
-  installing: 'Installing',
-  active: 'Active',
-  failed: 'Installation failed',
-  suspended: 'Suspended',
-  expired: 'Expired',
-  deleting: 'Deleting',
-  deleted: 'Deleted',
-};
 
 /** Recovery codes for two-factor sign-in, made (and replaced) ten at a time. */
 export const RECOVERY_CODE_COUNT = 10;

@@ -25,8 +25,6 @@ export type Formatters = {
   /** "in 30 days", "2 days ago": the largest unit that fits. */
   relative: (iso: string, now?: number) => string;
   isFuture: (iso: string) => boolean;
-  /** The instant (ISO) a calendar day ("2026-03-08") begins in the user's time zone: a date filter's bound. */
-  dayStart: (day: string) => string;
 };
 
 export function makeFormatters({ language, timeZone }: FormatPrefs): Formatters {
@@ -44,30 +42,12 @@ export function makeFormatters({ language, timeZone }: FormatPrefs): Formatters 
       return rtf.format(Math.round(diff / ms), unit);
     },
     isFuture: (iso) => new Date(iso).getTime() > Date.now(),
-    dayStart: (day) => {
-      const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-      const midnight = Date.UTC(y, m - 1, d);
-      // The zone's offset where the day begins; a second look settles a day whose offset changes before it begins.
-      const first = midnight - offsetAt(midnight, timeZone);
-      return new Date(midnight - offsetAt(first, timeZone)).toISOString();
-    },
   };
 }
 
-/** How far ahead of UTC a time zone's clocks are at instant `t` (ms), read back from how the zone shows `t`. */
-function offsetAt(t: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(t));
-  const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)!.value);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (t - (t % 1000));
+/** The user's language and time zone, for what the formatters do not cover. */
+export function useFormatPrefs(): FormatPrefs {
+  return useContext(FormatContext);
 }
 
 export function useFormat(): Formatters {

@@ -8,7 +8,8 @@ import { Pagination } from '@/components/ui/pagination';
 import { QueryState } from '@/components/ui/query-state';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { paths } from '@/config/paths';
-import { useFormat } from '@/lib/format';
+import { dayStart } from '@/lib/day-start';
+import { useFormat, useFormatPrefs } from '@/lib/format';
 import { useAuditLog, type AuditEntry } from '../api/get-audit-log';
 import { describeChange } from './audit-change';
 import { PageCount } from './page-count';
@@ -49,14 +50,15 @@ const ACTION_OPTIONS = Object.entries(AUDIT_ACTION_LABELS).sort(([, a], [, b]) =
  */
 export function AuditLogView() {
   const f = useFormat();
+  const { timeZone } = useFormatPrefs();
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const log = useAuditLog({
     action: filters.action || null,
     actor: filters.actor || null,
     target: filters.target || null,
-    from: filters.from ? f.dayStart(filters.from) : null,
-    to: filters.to ? f.dayStart(nextDay(filters.to)) : null,
+    from: filters.from ? dayStart(filters.from, timeZone) : null,
+    to: filters.to ? dayStart(nextDay(filters.to), timeZone) : null,
     limit: ADMIN_PAGE_SIZE,
     offset: (filters.page - 1) * ADMIN_PAGE_SIZE,
   });

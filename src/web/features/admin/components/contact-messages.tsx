@@ -1,5 +1,5 @@
 import { ADMIN_PAGE_SIZE } from '@shared/audit-actions';
-import { CONTACT_TOPIC_LABELS } from '@shared/constants';
+import { CONTACT_TOPIC_LABELS } from '@shared/admin-labels';
 import { useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { Pagination } from '@/components/ui/pagination';

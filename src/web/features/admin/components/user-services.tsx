@@ -1,4 +1,4 @@
-import { SERVICE_STATE_LABELS } from '@shared/constants';
+import { SERVICE_STATE_LABELS } from '@shared/admin-labels';
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { NodeStateBadge, seenAgo } from '@/components/ui/node-state-badge';

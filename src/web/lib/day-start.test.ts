@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { dayStart } from './day-start';
+
+describe('dayStart', () => {
+  it("tells when a calendar day begins in the user's time zone, across a change of clocks", () => {
+    expect(dayStart('2026-03-08', 'UTC')).toBe('2026-03-08T00:00:00.000Z');
+    // New York moves its clocks forward at 2:00 on 8 March 2026: the day begins at -05:00, the next at -04:00.
+    expect(dayStart('2026-03-08', 'America/New_York')).toBe('2026-03-08T05:00:00.000Z');
+    expect(dayStart('2026-03-09', 'America/New_York')).toBe('2026-03-09T04:00:00.000Z');
+    expect(dayStart('2026-01-01', 'Asia/Tokyo')).toBe('2025-12-31T15:00:00.000Z');
+    expect(dayStart('2026-04-05', 'Australia/Sydney')).toBe('2026-04-04T13:00:00.000Z');
+  });
+});
