@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env';
 
 function problems(env: Record<string, string>): string[] {
@@ -255,5 +258,55 @@ describe('loadConfig: TRUST_PROXY', () => {
     expect(problems({ TRUST_PROXY: 'the load balancer' })).toEqual([
       'TRUST_PROXY must be false, true (one proxy), a number of proxies, or their addresses or CIDR ranges separated by commas, got "the load balancer"',
     ]);
+  });
+});
+
+describe('loadConfig: secrets from files (NAME_FILE)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-env-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const jwt = 'j'.repeat(32);
+  const key = 'k'.repeat(32);
+
+  it('reads each secret from its file, without the trailing line break', () => {
+    const config = loadConfig({
+      DATABASE_URL_FILE: file('database_url', 'postgres://nodeharbor:pw@db:5432/nodeharbor\n'),
+      JWT_SECRET_FILE: file('jwt_secret', `${jwt}\r\n`),
+      ENCRYPTION_KEY_FILE: file('encryption_key', key),
+    });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://nodeharbor:pw@db:5432/nodeharbor', jwtSecret: jwt, encryptionKey: key });
+  });
+
+  it('puts DATABASE_PASSWORD into DATABASE_URL, encoded, so one file serves PostgreSQL and NodeHarbor', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://nodeharbor@db:5432/nodeharbor',
+      DATABASE_PASSWORD_FILE: file('db_password', 'p@ss:w%rd/1\n'),
+      JWT_SECRET: jwt,
+      ENCRYPTION_KEY: key,
+    });
+    expect(config.databaseUrl).toBe('postgres://nodeharbor:p%40ss%3Aw%25rd%2F1@db:5432/nodeharbor');
+    expect(decodeURIComponent(new URL(config.databaseUrl!).password)).toBe('p@ss:w%rd/1');
+    expect(problems({ DATABASE_PASSWORD: 'pw' })).toEqual(['DATABASE_PASSWORD needs DATABASE_URL, the database it opens']);
+    expect(problems({ DATABASE_URL: 'postgres://u:other@db/x', DATABASE_PASSWORD: 'pw', JWT_SECRET: jwt, ENCRYPTION_KEY: key })).toEqual([
+      'DATABASE_PASSWORD is set, but DATABASE_URL has a password too: keep one',
+    ]);
+  });
+
+  it('refuses a missing or empty file, and a secret given both ways, each on its own line', () => {
+    const missing = join(dir, 'missing');
+    expect(problems({ JWT_SECRET_FILE: missing, ENCRYPTION_KEY_FILE: file('empty', '\n'), ENCRYPTION_KEY_PREVIOUS: 'x', ENCRYPTION_KEY_PREVIOUS_FILE: missing })).toEqual([
+      `JWT_SECRET_FILE names ${missing}, which cannot be read (ENOENT)`,
+      `ENCRYPTION_KEY_FILE names ${join(dir, 'empty')}, which is empty`,
+      'ENCRYPTION_KEY_PREVIOUS and ENCRYPTION_KEY_PREVIOUS_FILE are both set: keep one',
+      'ENCRYPTION_KEY_PREVIOUS must be at least 32 characters long',
+    ]);
+  });
+
+  it('checks a secret read from a file like one from the environment', () => {
+    expect(problems({ JWT_SECRET_FILE: file('short', 'short\n') })).toEqual(['JWT_SECRET must be at least 32 characters long']);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
@@ -120,6 +121,7 @@ const schema = z.object({
   PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']),
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+  DATABASE_PASSWORD: z.string().optional(),
   DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 20, 1, 500),
   DATABASE_POOL_TIMEOUT_MS: int('DATABASE_POOL_TIMEOUT_MS', DEFAULT_POOL_TIMEOUT_MS, 100, 60_000),
   DATABASE_LOCK_TIMEOUT_MS: int('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_LOCK_TIMEOUT_MS, 100, 60_000),
@@ -304,14 +306,73 @@ export type Config = {
   paypal: PayPalConfig | undefined;
 };
 
-/** The only reader of process.env. Every bad variable is reported at once, each with its own line. */
+/** The secrets that NAME_FILE may give instead of NAME: Docker's and Swarm's secrets are files. */
+const FILE_VARIABLES = [
+  'DATABASE_URL',
+  'DATABASE_PASSWORD',
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'ENCRYPTION_KEY_PREVIOUS',
+  'SMTP_URL',
+  'PAYPAL_CLIENT_SECRET',
+] as const;
+
+/** env with each NAME_FILE read into NAME (without its trailing line break); a problem for each file that cannot be. */
+function readSecretFiles(env: Record<string, string | undefined>, problems: string[]): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of FILE_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (file === undefined || file === '') continue;
+    if (env[name] !== undefined && env[name] !== '') {
+      problems.push(`${name} and ${name}_FILE are both set: keep one`);
+      continue;
+    }
+    let value: string;
+    try {
+      value = readFileSync(file, 'utf8').replace(/[\r\n]+$/, '');
+    } catch (e) {
+      problems.push(`${name}_FILE names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      continue;
+    }
+    // An empty file would silently mean "unset": for DATABASE_URL, the embedded database instead.
+    if (value === '') problems.push(`${name}_FILE names ${file}, which is empty`);
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** DATABASE_URL with DATABASE_PASSWORD put in, so that one secret file serves PostgreSQL and us. */
+function withPassword(databaseUrl: string | undefined, password: string | undefined, problems: string[]): string | undefined {
+  if (password === undefined || password === '') return databaseUrl;
+  if (!databaseUrl) {
+    problems.push('DATABASE_PASSWORD needs DATABASE_URL, the database it opens');
+    return undefined;
+  }
+  const u = new URL(databaseUrl);
+  if (u.password) {
+    problems.push('DATABASE_PASSWORD is set, but DATABASE_URL has a password too: keep one');
+    return databaseUrl;
+  }
+  // Encoded first: the setter leaves % alone, which pg would then decode.
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
+/**
+ * The only reader of process.env. Every bad variable is reported at once, each with its own line.
+ * NAME_FILE reads a secret (FILE_VARIABLES) from a file, as Docker's secrets are given.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const problems: string[] = [];
+  const parsed = schema.safeParse(readSecretFiles(env, problems));
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => (i.code === 'custom' ? i.message : `${i.path.join('.')}: ${i.message}`)));
+    throw new ConfigError([
+      ...problems,
+      ...parsed.error.issues.map((i) => (i.code === 'custom' ? i.message : `${i.path.join('.')}: ${i.message}`)),
+    ]);
   }
   const e = parsed.data;
-  const problems: string[] = [];
+  const databaseUrl = withPassword(e.DATABASE_URL, e.DATABASE_PASSWORD, problems);
   if (e.DATABASE_URL && !e.JWT_SECRET) {
     problems.push('JWT_SECRET is required with DATABASE_URL, so that every server process signs and checks the same tokens');
   }
@@ -336,7 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL ?? ownAddress(e.HOST, e.PORT),
     publicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir: e.DATA_DIR,
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,
     databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
