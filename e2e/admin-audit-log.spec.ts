@@ -167,7 +167,8 @@ describe('admin audit log, new users and mail', () => {
       await audit.getByText('1–1 of 1').waitFor();
       expect((await auditRows(audit)).map((r) => r[2])).toEqual(['Credit added']);
       await filters.getByRole('button', { name: 'Clear filters' }).click();
-      await expect(filters.getByLabel('Actor', { exact: true }).inputValue()).resolves.toBe('');
+      await page.waitForURL(/\?tab=audit$/);
+      await expect.poll(() => filters.getByLabel('Actor', { exact: true }).inputValue()).toBe('');
       await expectNoSidewaysScroll(page, 'the audit log, filtered');
       expect(errors).toEqual([]);
     });
