@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
+import { commands } from './cli/commands';
+import { startControlServer } from './control/control-server';
 import { loadConfigOrExit } from './env';
 import { createHttpServer } from './http/http-server';
 import { startAppWorker } from './jobs/app-worker';
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
   const worker = config.runWorker ? await startAppWorker(deps) : undefined;
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
+  // The embedded database admits this process alone: the CLI's commands run in it.
+  const control = db.kind === 'pglite' ? await startControlServer(deps, commands) : undefined;
   const app = createApp({ ...deps, webDir: WEB_DIST });
   const server = createHttpServer(config);
   server.on('request', getRequestListener(app.fetch, { hostname: config.host }));
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close(async () => {
+      await control?.close();
       await worker?.stop();
       await db.close();
       logger.info('stopped');

@@ -1,4 +1,6 @@
 import { bootstrap } from './bootstrap';
+import { commands } from './cli/commands';
+import { startControlServer } from './control/control-server';
 import { loadConfigOrExit } from './env';
 import { startAppWorker } from './jobs/app-worker';
 
@@ -10,6 +12,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const worker = await startAppWorker(deps);
+  // On the embedded database this process holds the data folder: the CLI's commands run in it.
+  const control = deps.db.kind === 'pglite' ? await startControlServer(deps, commands) : undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -18,8 +22,8 @@ async function main(): Promise<void> {
     // Let running jobs finish; a job cut short would wait for its lease to run out elsewhere.
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
-    void worker
-      .stop()
+    void Promise.resolve(control?.close())
+      .then(() => worker.stop())
       .then(() => deps.db.close())
       .then(() => {
         deps.logger.info('stopped');
