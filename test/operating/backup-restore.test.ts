@@ -24,8 +24,6 @@ const KEY_A = 'backup-test-encryption-key-AAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'backup-test-encryption-key-BBBBBBBBBBBBBBBBBBBBBBB';
 
 let s: TestServer;
-/** The server's dependencies as npm start has them: on PostgreSQL with its DATABASE_URL, which the backup's snapshot connects to. */
-let source: AppDeps;
 /** What the source held when the backup was taken. */
 let atBackup: Awaited<ReturnType<typeof holdings>>;
 let owner: TestUser;
@@ -80,7 +78,6 @@ beforeAll(async () => {
   if (error) throw error;
   factor = { id: data.id, secret: data.totp.secret };
   file = join(folder, 'nodeharbor.jsonl.gz');
-  source = { ...s.deps, config: { ...s.deps.config, databaseUrl: s.databaseUrl } };
   atBackup = await holdings(s.deps.db);
 });
 
@@ -92,7 +89,7 @@ afterAll(async () => {
 
 describe('a backup', () => {
   it('is written whole, mode 0600, and says what it holds and which secrets it needs', async () => {
-    const printed = await cli(backup, source, { out: file });
+    const printed = await cli(backup, s.deps, { out: file });
     expect(printed).toEqual([
       `Backed up 3 user(s), 2 service(s) and 4 ledger row(s) ($17.50 in total), ${printed[0]!.match(/(\d+) rows in/)![1]} rows in 30 tables to ${file}.`,
       `It holds password hashes and encrypted keys but no secret: a restore needs this ENCRYPTION_KEY to read the stored API keys and TOTP secrets, and this JWT_SECRET to keep sessions (both are set in the environment). Keep a copy of them apart from the backups.`,
@@ -109,10 +106,10 @@ describe('a backup', () => {
   });
 
   it('refuses a file that exists, and a folder that does not, writing nothing', async () => {
-    expect(await cli(backup, source, { out: file })).toEqual([`${file} already exists: give the backup a new file name.`]);
+    expect(await cli(backup, s.deps, { out: file })).toEqual([`${file} already exists: give the backup a new file name.`]);
     const missing = join(folder, 'no-such-folder', 'x.jsonl.gz');
-    expect(await cli(backup, source, { out: missing })).toEqual([`No folder ${join(folder, 'no-such-folder')} to write the backup into.`]);
-    expect(await cli(backup, source, {})).toEqual(['--out is required']);
+    expect(await cli(backup, s.deps, { out: missing })).toEqual([`No folder ${join(folder, 'no-such-folder')} to write the backup into.`]);
+    expect(await cli(backup, s.deps, {})).toEqual(['--out is required']);
   });
 });
 
@@ -158,7 +155,7 @@ describe('a restore', () => {
     await addCredits(target.db, user.id, 3, 'already here');
     const before = await dumpTables(target.db);
     expect(await cli(restore, target, { from: file })).toEqual([
-      'This database already holds data (1 user(s), 0 service(s), 1 ledger row(s)). Run again with --force to replace all of it with the backup.\nNothing was changed.',
+      'This database already holds data (1 user(s), 0 service(s), 1 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.',
     ]);
     expect(await dumpTables(target.db)).toBe(before);
     expect((await cli(restore, target, { from: file, force: true }))[0]).toMatch(/^Restored 3 user\(s\)/);
@@ -287,7 +284,7 @@ describe('a restore', () => {
     const during = join(folder, 'during-writes.jsonl.gz');
     try {
       while (added < 20) await new Promise((r) => setTimeout(r, 5));
-      const printed = await cli(backup, source, { out: during });
+      const printed = await cli(backup, s.deps, { out: during });
       expect(printed[0]).toMatch(/^Backed up/);
       expect(added).toBeGreaterThan(20);
     } finally {

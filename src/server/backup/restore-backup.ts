@@ -35,9 +35,9 @@ async function holdings(q: Queryable): Promise<Holdings> {
 const isEmpty = (h: Holdings) => h.services === 0 && h.ledger === 0 && h.purchases === 0 && h.users <= 1 && h.non_admins === 0;
 
 /** What a restore replaces: refused without --force, so that a mistyped target loses nothing. */
-export function refuseData(h: Pick<Holdings, 'users' | 'services' | 'ledger'>, where: string): CliError {
+function refuseData(h: Pick<Holdings, 'users' | 'services' | 'ledger'>, where: string): CliError {
   return new CliError(
-    `${where} already holds data (${h.users} user(s), ${h.services} service(s), ${h.ledger} ledger row(s)). Run again with --force to replace all of it with the backup.`,
+    `${where} already holds data (${h.users} user(s), ${h.services} service(s), ${h.ledger} ledger row(s)): run again with --force to replace all of it.`,
   );
 }
 
