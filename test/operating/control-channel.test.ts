@@ -66,6 +66,24 @@ describe('the control socket', () => {
     expect(rows).toEqual([{ balance: '5.00' }]);
   });
 
+  it('takes a backup and restores it, in the server', async () => {
+    const file = join(dataDir, 'through.jsonl.gz');
+    const taken = await run('backup', { out: file });
+    expect(taken).toMatchObject({ code: 0, stderr: '' });
+    expect(taken.stdout).toMatch(/^Backed up 1 user\(s\), 0 service\(s\) and 1 ledger row\(s\) \(\$5\.00 in total\)/);
+    await run('credits:add', { email: 'through@nodeharbor.test', amount: '1' });
+    const refused = await run('restore', { from: file });
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'This database already holds data (1 user(s), 0 service(s), 2 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.\n',
+    });
+    const restored = await run('restore', { from: file, force: true });
+    expect(restored).toMatchObject({ code: 0, stderr: '' });
+    expect(restored.stdout).toMatch(/^Restored 1 user\(s\), 0 service\(s\) and 1 ledger row\(s\) \(\$5\.00 in total\)/);
+    expect((await run('users:list')).stdout).toContain('through@nodeharbor.test');
+  });
+
   it("answers a command's failure with its message and exit code 1, as the CLI prints it", async () => {
     expect(await run('credits:add', { email: 'nobody@nodeharbor.test', amount: '5' })).toEqual({
       code: 1,
