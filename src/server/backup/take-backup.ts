@@ -48,7 +48,7 @@ async function fsyncPath(path: string): Promise<void> {
   }
 }
 
-/** Reads every table in one snapshot into `out`, and returns the manifest's facts about them. */
+/** Reads every table of the snapshot through `write`, and returns the manifest's facts about them. */
 async function readSnapshot(q: Queryable, write: (text: string) => Promise<void>) {
   const tables = await listTables(q);
   const counted: Manifest['tables'] = [];
@@ -96,11 +96,13 @@ export async function takeBackup(source: BackupSource, file: string): Promise<Ba
   const wholeFile = join(dir, `.${basename(target)}.${tag}.tmp`);
   const content = contentWriter(contentFile);
   try {
+    // The snapshot's moment, near enough: it is taken by the first statement after this.
+    const takenAt = new Date().toISOString();
     const facts = await withSnapshot(source, (q) => readSnapshot(q, content.write));
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
-      takenAt: new Date().toISOString(),
+      takenAt,
       database: source.db.kind,
       migrations: facts.migrations,
       tables: facts.tables,
