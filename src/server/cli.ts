@@ -1,9 +1,11 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
 import { commands } from './cli/commands';
-import { CliError } from './cli/cli-error';
+import { describeFailure } from './cli/cli-error';
 import type { CliValues } from './cli/command';
-import { ConfigError, loadConfig } from './env';
+import { runInServer } from './control/control-client';
+import { loadConfig } from './env';
 import { createLogger } from './http/logger';
 
 const usage = `Usage: npm run cli -- <command> [options]
@@ -13,11 +15,11 @@ ${Object.entries(commands)
   .join('\n')}
 
 It works on the configured database: DATABASE_URL, else the embedded one in DATA_DIR (./data).
-The embedded database is used by one process at a time: stop npm start first.`;
+While npm start runs on the embedded database, the command runs inside it (DATA_DIR/control.sock).`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? commands[name] : undefined;
+  const command = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`${name && name !== 'help' && name !== '--help' ? `Unknown command "${name}".\n\n` : ''}${usage}\n`);
     return name && name !== 'help' && name !== '--help' ? 2 : 0;
@@ -30,7 +32,16 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\nUsage: npm run cli -- ${name} ${command.usage}\n`);
     return 2;
   }
+  for (const option of command.files ?? []) {
+    const path = values[option];
+    if (typeof path === 'string' && path.trim() !== '') values[option] = resolve(path.trim());
+  }
   const config = loadConfig();
+  if (!config.databaseUrl) {
+    const sent = { command: name!, values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string | boolean> };
+    const code = await runInServer(config.dataDir, sent, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
+    if (code !== undefined) return code;
+  }
   const deps = await bootstrap(config, { logger: createLogger('warn') });
   try {
     await command.run(deps, values, (line) => process.stdout.write(`${line}\n`));
@@ -43,8 +54,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof CliError || e instanceof ConfigError) process.stderr.write(`${e.message}\n`);
-    else process.stderr.write(`Failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`${describeFailure(e)}\n`);
     process.exit(1);
   },
 );

@@ -204,6 +204,9 @@ const schema = z.object({
   NODE_DOWN_ALERT_MINUTES: int('NODE_DOWN_ALERT_MINUTES', 10, 1, 1440),
   NODE_ALERTS_PER_HOUR: int('NODE_ALERTS_PER_HOUR', 5, 1, 1000),
   SIMULATED_NODE_FAULTS: int('SIMULATED_NODE_FAULTS', 0, 0, 100),
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_EVERY_HOURS: int('BACKUP_EVERY_HOURS', 24, 1, 8760),
+  BACKUP_KEEP: int('BACKUP_KEEP', 7, 1, 10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   METRICS_TOKEN: secret('METRICS_TOKEN', 16),
   SHUTDOWN_GRACE_SECONDS: int('SHUTDOWN_GRACE_SECONDS', 30, 1, 3600),
@@ -297,6 +300,8 @@ export type Config = {
   docker: DockerEngineConfig;
   nodes: NodeSettings;
   reconcileIntervalSeconds: number;
+  /** Scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP); undefined: none. */
+  backups: { dir: string; everyHours: number; keep: number } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The bearer token /metrics asks for; undefined: /metrics answers this machine only (metrics/metrics-access.ts). */
   metricsToken: string | undefined;
@@ -442,6 +447,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       alertsPerHour: e.NODE_ALERTS_PER_HOUR,
     },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
+    backups: e.BACKUP_DIR?.trim() ? { dir: e.BACKUP_DIR.trim(), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP } : undefined,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
+import { commands } from './cli/commands';
+import { startControlServer } from './control/control-server';
 import { loadConfigOrExit } from './env';
 import { createHttpServer } from './http/http-server';
 import { startAppWorker } from './jobs/app-worker';
@@ -19,6 +21,8 @@ async function main(): Promise<void> {
   const account = await ensureAdminAccount(db, config.adminEmail);
   if (account) process.stdout.write(`${adminAccountBanner(account)}\n`);
   const lifecycle: Lifecycle = { stopping: false };
+  // The embedded database admits this process alone: the CLI's commands run in it.
+  const control = db.kind === 'pglite' ? await startControlServer(deps, commands) : undefined;
   const app = createApp({ ...deps, webDir: WEB_DIST, lifecycle });
   const server = createHttpServer(config);
   server.on('request', getRequestListener(app.fetch, { hostname: config.host }));
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
   }
 
   const stop: Stoppable[] = [stoppableServer(server)];
+  if (control) stop.push({ name: 'control socket', stop: () => control.close() });
   if (worker) stop.push({ name: 'worker', stop: (giveUp) => worker.stop(giveUp) });
   stopOnSignals({ logger, lifecycle, graceMs: config.shutdownGraceSeconds * 1000, stop, close: [{ name: 'database', stop: () => db.close() }] });
 }

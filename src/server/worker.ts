@@ -1,4 +1,6 @@
 import { bootstrap } from './bootstrap';
+import { commands } from './cli/commands';
+import { startControlServer } from './control/control-server';
 import { loadConfigOrExit } from './env';
 import { startAppWorker } from './jobs/app-worker';
 import { stopOnSignals } from './shutdown';
@@ -11,11 +13,13 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config);
   const worker = await startAppWorker(deps);
+  // On the embedded database this process holds the data folder: the CLI's commands run in it.
+  const control = deps.db.kind === 'pglite' ? await startControlServer(deps, commands) : undefined;
   stopOnSignals({
     logger: deps.logger,
     lifecycle: { stopping: false },
     graceMs: config.shutdownGraceSeconds * 1000,
-    stop: [{ name: 'worker', stop: (giveUp) => worker.stop(giveUp) }],
+    stop: [...(control ? [{ name: 'control socket', stop: () => control.close() }] : []), { name: 'worker', stop: (giveUp: AbortSignal) => worker.stop(giveUp) }],
     close: [{ name: 'database', stop: () => deps.db.close() }],
   });
 }

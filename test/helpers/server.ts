@@ -58,7 +58,8 @@ export async function startTestServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   let deps: AppDeps;
   try {
-    const config = loadConfig({ PORT: String(port), DATA_DIR: dataDir, ...settings });
+    // On PostgreSQL its URL, as npm start has it: a backup's snapshot opens a connection of its own.
+    const config = loadConfig({ PORT: String(port), DATA_DIR: dataDir, ...(testDb.url ? { DATABASE_URL: testDb.url } : {}), ...settings });
     const lines = options.logLines;
     const logger = lines ? createLogger('debug', (l) => lines.push(l)) : createLogger(config.logLevel);
     deps = await bootstrap(config, { db: testDb.db, logger });

@@ -9,6 +9,11 @@ export type Command = {
   usage: string;
   summary: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /**
+   * Options that name a file: made absolute against the CLI's folder before the command runs,
+   * which may be in the running server (the control channel), whose folder is another.
+   */
+  files?: readonly string[];
   run(deps: AppDeps, values: CliValues, print: (line: string) => void): Promise<void>;
 };
 

@@ -1,7 +1,10 @@
+import { backup } from './backup';
 import type { Command } from './command';
 import { creditsAdd } from './credits-add';
 import { keysReencrypt } from './keys-reencrypt';
 import { mailList } from './mail-list';
+import { migrateTo } from './migrate-to';
+import { restore } from './restore';
 import { usersCreate } from './users-create';
 import { usersGrant, usersRevoke } from './users-grant';
 import { usersList } from './users-list';
@@ -15,4 +18,7 @@ export const commands: Record<string, Command> = {
   'credits:add': creditsAdd,
   'mail:list': mailList,
   'keys:reencrypt': keysReencrypt,
+  backup,
+  restore,
+  'migrate-to': migrateTo,
 };

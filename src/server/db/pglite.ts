@@ -75,6 +75,16 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
   };
 }
 
+/** The live process, other than this one, that holds the data folder `dir`; undefined when none does. */
+export function lockHolder(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(resolve(dir), 'nodeharbor.lock'), 'utf8'));
+    return pid && pid !== process.pid && alive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function takeLock(file: string): void {
   try {
     const pid = Number(readFileSync(file, 'utf8'));

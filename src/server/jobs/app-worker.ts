@@ -1,3 +1,4 @@
+import { backupSource } from '../backup/snapshot';
 import type { Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import { ConfigError } from '../env';
@@ -23,7 +24,8 @@ export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
   const { config, db, logger, mailer, payments } = deps;
   await checkNodeImages(db, config.nodes.images);
   const provisioner = await provisionerFor(config, db);
-  return { db, logger, mailer, payments, provisioner, nodes: config.nodes, publicUrl: config.publicUrl };
+  const backups = config.backups && { dir: config.backups.dir, keep: config.backups.keep, source: backupSource(deps) };
+  return { db, logger, mailer, payments, provisioner, nodes: config.nodes, publicUrl: config.publicUrl, backups };
 }
 
 /** The worker as npm start and npm run worker run it, configured from the environment. */
@@ -33,7 +35,7 @@ export async function startAppWorker(deps: AppDeps): Promise<Worker> {
     concurrency: config.workerConcurrency,
     pollMs: config.workerPollMs,
     leaseSeconds: config.jobLeaseSeconds,
-    schedules: schedules(config.reconcileIntervalSeconds, config.nodes.monitorIntervalSeconds),
+    schedules: schedules(config.reconcileIntervalSeconds, config.nodes.monitorIntervalSeconds, config.backups?.everyHours),
   });
   logger.info('worker started', { worker: worker.id, concurrency: config.workerConcurrency, provisioner: config.provisioner });
   return worker;

@@ -1,4 +1,5 @@
 import type { Task } from './task';
+import { backupDatabase } from './tasks/backup-database';
 import { installService } from './tasks/install-service';
 import { monitorNodes } from './tasks/monitor-nodes';
 import { pruneAuth } from './tasks/prune-auth';
@@ -33,6 +34,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     reconcileNodesTask,
     monitorNodes,
     pruneNodeHistory,
+    backupDatabase,
   ].map(
     (t) => [t.name, t as Task],
   ),
@@ -43,13 +45,14 @@ export type Schedule = { task: string; everySeconds: number };
 /**
  * Recurring tasks: each is enqueued once per period, keyed by the period's start, however many
  * workers run. The nodes' reconciler runs every RECONCILE_INTERVAL_SECONDS, their monitor every
- * NODE_MONITOR_INTERVAL_SECONDS.
+ * NODE_MONITOR_INTERVAL_SECONDS, and the backup every BACKUP_EVERY_HOURS when BACKUP_DIR is set.
  */
-export function schedules(reconcileIntervalSeconds: number, monitorIntervalSeconds: number): Schedule[] {
+export function schedules(reconcileIntervalSeconds: number, monitorIntervalSeconds: number, backupEveryHours?: number): Schedule[] {
   return [
     ...fixedSchedules,
     { task: reconcileNodesTask.name, everySeconds: reconcileIntervalSeconds },
     { task: monitorNodes.name, everySeconds: monitorIntervalSeconds },
+    ...(backupEveryHours === undefined ? [] : [{ task: backupDatabase.name, everySeconds: backupEveryHours * 3600 }]),
   ];
 }
 

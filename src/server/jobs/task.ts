@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ScheduledBackups } from '../backup/scheduled-backups';
 import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
 import type { Mailer } from '../mail/mailer';
@@ -16,6 +17,8 @@ export type JobDeps = {
   payments: PaymentProvider;
   /** Where the site is (PUBLIC_URL): links in the mails jobs send. */
   publicUrl: string;
+  /** Scheduled backups (BACKUP_DIR); undefined when they are off. */
+  backups?: ScheduledBackups;
 };
 
 /**

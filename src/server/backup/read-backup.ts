@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import { CliError } from '../cli/cli-error';
+import { BACKUP_FORMAT, BACKUP_VERSION, manifestSchema, type Manifest } from './backup-format';
+
+/** Rows handed to `onRows` at a time: one INSERT each in a restore. */
+const BATCH_ROWS = 500;
+/** A longer line than this is no row of ours: the file is damaged. */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** Receives a table's rows in file order, each as its JSON text, in batches of up to BATCH_ROWS. */
+export type RowSink = (table: string, rows: string[]) => Promise<void>;
+
+function damaged(file: string, why: string): CliError {
+  return new CliError(`${file} is truncated or damaged: ${why}.`);
+}
+
+function parseManifest(file: string, line: Buffer): Manifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line.toString('utf8'));
+  } catch {
+    throw new CliError(`${file} is not a NodeHarbor backup.`);
+  }
+  const head = raw as { format?: unknown; version?: unknown };
+  if (typeof raw !== 'object' || raw === null || head.format !== BACKUP_FORMAT) throw new CliError(`${file} is not a NodeHarbor backup.`);
+  if (head.version !== BACKUP_VERSION) {
+    throw new CliError(`${file} is a NodeHarbor backup of format version ${String(head.version)}; this NodeHarbor reads version ${BACKUP_VERSION}.`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) throw damaged(file, 'its manifest is incomplete');
+  return parsed.data;
+}
+
+/**
+ * Reads a backup file through and checks all of it: the manifest, every line, each table's row
+ * count and the content's SHA-256. With `onRows`, also hands over the rows as it goes; a caller
+ * that writes them must do so in a transaction it rolls back when this throws, since the checksum
+ * is known only at the end. Every failure is a CliError that names the file and what is wrong.
+ */
+export async function readBackup(file: string, onRows?: RowSink): Promise<Manifest> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw new CliError(`No backup file at ${file}`);
+  const gunzip = createGunzip();
+  const input = createReadStream(file);
+  input.on('error', (e) => gunzip.destroy(e));
+  input.pipe(gunzip);
+
+  const hash = createHash('sha256');
+  let manifest: Manifest | undefined;
+  let tableIndex = -1;
+  let table: { name: string; rows: number } | undefined;
+  let batch: string[] = [];
+  const flush = async () => {
+    if (onRows && table && batch.length) await onRows(table.name, batch);
+    batch = [];
+  };
+  const endTable = async () => {
+    if (!table) return;
+    await flush();
+    const expected = manifest!.tables[tableIndex]!.rows;
+    if (table.rows !== expected) throw damaged(file, `${table.name} has ${table.rows} rows where its manifest says ${expected}`);
+  };
+  const line = async (bytes: Buffer) => {
+    if (!manifest) {
+      manifest = parseManifest(file, bytes);
+      return;
+    }
+    hash.update(bytes).update('\n');
+    const text = bytes.toString('utf8');
+    if (text.startsWith('[')) {
+      await endTable();
+      const next = manifest.tables[++tableIndex];
+      let name: unknown;
+      try {
+        name = (JSON.parse(text) as unknown[])[1];
+      } catch {
+        throw damaged(file, 'a table heading is not JSON');
+      }
+      if (!next || name !== next.name) throw damaged(file, `found table ${String(name)} where its manifest has ${next?.name ?? 'no more tables'}`);
+      table = { name: next.name, rows: 0 };
+    } else if (text.startsWith('{') && table) {
+      if (!onRows) {
+        try {
+          JSON.parse(text);
+        } catch {
+          throw damaged(file, `a row of ${table.name} is not JSON`);
+        }
+      }
+      table.rows += 1;
+      batch.push(text);
+      if (batch.length >= BATCH_ROWS) await flush();
+    } else {
+      throw damaged(file, 'a line is neither a table heading nor a row');
+    }
+  };
+
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+        await line(buf.subarray(start, nl));
+        start = nl + 1;
+      }
+      rest = buf.subarray(start);
+      if (rest.length > MAX_LINE_BYTES) throw damaged(file, 'a line is longer than any row');
+    }
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    // zlib's own words: "unexpected end of file" (truncated), "incorrect header check" (not gzip).
+    if (!manifest) throw new CliError(`${file} is not a NodeHarbor backup (${(e as Error).message}).`);
+    throw damaged(file, (e as Error).message);
+  } finally {
+    input.destroy();
+  }
+  if (!manifest) throw new CliError(`${file} is not a NodeHarbor backup.`);
+  if (rest.length) throw damaged(file, 'it ends in the middle of a line');
+  await endTable();
+  if (tableIndex !== manifest.tables.length - 1) {
+    throw damaged(file, `it holds ${tableIndex + 1} of the ${manifest.tables.length} tables its manifest lists`);
+  }
+  if (hash.digest('hex') !== manifest.sha256) throw new CliError(`${file} is damaged: its content does not match its checksum.`);
+  return manifest;
+}

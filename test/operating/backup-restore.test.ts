@@ -1,0 +1,347 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptSecret } from '../../src/server/auth/mfa-secrets';
+import { bootstrap } from '../../src/server/bootstrap';
+import { backup } from '../../src/server/cli/backup';
+import { describeFailure } from '../../src/server/cli/cli-error';
+import { restore } from '../../src/server/cli/restore';
+import type { AppDeps } from '../../src/server/deps';
+import { createUser } from '../../src/server/auth/users';
+import { addCredits } from '../../src/server/domain/credits';
+import { grantRole } from '../../src/server/domain/roles';
+import { loadConfig } from '../../src/server/env';
+import { createLogger } from '../../src/server/http/logger';
+import { createEmptyPostgres, createTestDatabase, postgresAnswers, TEST_DATABASE_URL } from '../helpers/database';
+import { dumpTables } from '../helpers/dump';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
+import { balancesOffTheLedger, holdings, openBackup, packBackup } from './data';
+
+const JWT_SECRET = 'backup-test-jwt-secret-that-is-long-enough-0123456789';
+const KEY_A = 'backup-test-encryption-key-AAAAAAAAAAAAAAAAAAAAAAA';
+const KEY_B = 'backup-test-encryption-key-BBBBBBBBBBBBBBBBBBBBBBB';
+
+let s: TestServer;
+/** What the source held when the backup was taken. */
+let atBackup: Awaited<ReturnType<typeof holdings>>;
+let owner: TestUser;
+let factor: { id: string; secret: string };
+let folder: string;
+let file: string;
+const cleanUps: (() => Promise<unknown>)[] = [];
+
+async function asSuperuser(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Runs a command as `npm run cli` would, and returns what it printed, or its failure as printed. */
+async function cli(command: typeof backup, deps: AppDeps, values: Record<string, string | boolean>): Promise<string[]> {
+  const lines: string[] = [];
+  try {
+    await command.run(deps, values, (l) => lines.push(l));
+  } catch (e) {
+    lines.push(describeFailure(e));
+  }
+  return lines;
+}
+
+/** A fresh DATA_DIR on disk, given the source's secrets.json as the README says, then set up as the CLI's first run would. */
+async function freshDataDir(secrets = { jwtSecret: JWT_SECRET, encryptionKey: KEY_A }): Promise<AppDeps> {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-restore-'));
+  writeFileSync(join(dir, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
+  const deps = await bootstrap(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), { logger: createLogger('silent') });
+  cleanUps.push(async () => {
+    await deps.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return deps;
+}
+
+/** A fresh database of the kind the suite runs on (in memory or on the test PostgreSQL), with these settings. */
+async function freshDatabase(env: Record<string, string>): Promise<AppDeps> {
+  const t = await createTestDatabase();
+  const deps = await bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET, LOG_LEVEL: 'silent', ...env }), { db: t.db, logger: createLogger('silent') });
+  cleanUps.push(async () => {
+    await deps.db.close();
+    await t.drop();
+  });
+  return deps;
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'nh-backups-'));
+  s = await startTestServer({ JWT_SECRET, ENCRYPTION_KEY: KEY_A, RATE_LIMITS_ENABLED: 'false' });
+  owner = await createTestUser(s, { credits: 25, fullName: 'Owner' });
+  await createService(owner, 'town-one');
+  const other = await createTestUser(s, { credits: 12.5 });
+  await createService(other, 'town-two');
+  await createTestUser(s, { admin: true });
+  const { data, error } = await owner.client.auth.mfa.enroll({ factorType: 'totp' });
+  if (error) throw error;
+  factor = { id: data.id, secret: data.totp.secret };
+  file = join(folder, 'nodeharbor.jsonl.gz');
+  atBackup = await holdings(s.deps.db);
+});
+
+afterAll(async () => {
+  for (const clean of cleanUps.reverse()) await clean();
+  await s.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('a backup', () => {
+  it('is written whole, mode 0600, and says what it holds and which secrets it needs', async () => {
+    const printed = await cli(backup, s.deps, { out: file });
+    expect(printed).toEqual([
+      `Backed up 3 user(s), 2 service(s) and 4 ledger row(s) ($17.50 in total), ${printed[0]!.match(/(\d+) rows in/)![1]} rows in 30 tables to ${file}.`,
+      `It holds password hashes and encrypted keys but no secret: a restore needs this ENCRYPTION_KEY to read the stored API keys and TOTP secrets, and this JWT_SECRET to keep sessions (both are set in the environment). Keep a copy of them apart from the backups.`,
+    ]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const { manifest, content } = openBackup(readFileSync(file));
+    expect(manifest).toMatchObject({ format: 'nodeharbor-backup', version: 1, database: s.deps.db.kind });
+    expect((manifest.tables as { name: string }[]).map((t) => t.name)).not.toContain('nodeharbor.migrations');
+    expect(manifest.migrations).toContain('migrations/0022_tell_renewal_months_and_next_payment.sql');
+    // No secret in it: neither key, nor the JWT secret, nor the decrypted API key.
+    const text = content.join('\n') + JSON.stringify(manifest);
+    for (const secret of [KEY_A, JWT_SECRET, GALA_KEY, factor.secret]) expect(text).not.toContain(secret);
+    expect(text).toContain(owner.email);
+  });
+
+  it('refuses a file that exists, and a folder that does not, writing nothing', async () => {
+    expect(await cli(backup, s.deps, { out: file })).toEqual([`${file} already exists: give the backup a new file name.`]);
+    const missing = join(folder, 'no-such-folder', 'x.jsonl.gz');
+    expect(await cli(backup, s.deps, { out: missing })).toEqual([`No folder ${join(folder, 'no-such-folder')} to write the backup into.`]);
+    expect(await cli(backup, s.deps, {})).toEqual(['--out is required']);
+  });
+});
+
+describe('a restore', () => {
+  const expected = () => atBackup;
+
+  it('into a fresh DATA_DIR brings back the users, ledger, services and readable keys, and sessions go on', async () => {
+    const target = await freshDataDir();
+    const printed = await cli(restore, target, { from: file });
+    expect(printed[0]).toMatch(
+      new RegExp(`^Restored 3 user\\(s\\), 2 service\\(s\\) and 4 ledger row\\(s\\) \\(\\$17\\.50 in total\\), \\d+ rows in 30 tables from ${file}, taken \\d{4}-`),
+    );
+    expect(printed[1]).toBe('Sessions stay valid: JWT_SECRET is the one the backup was taken with.');
+    expect(await holdings(target.db)).toEqual(await expected());
+    const [row] = (await target.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows;
+    expect(decryptSecret(target.encryptionKeys, factor.id, row!.secret)).toBe(factor.secret);
+    expect(await balancesOffTheLedger(target.db)).toEqual([]);
+
+    // The owner's session of before the backup, against a server on the restored database.
+    const served = await startTestServer(
+      { JWT_SECRET, ENCRYPTION_KEY: KEY_A },
+      { database: { db: { ...target.db, close: async () => {} }, drop: async () => {} } },
+    );
+    try {
+      const me = await fetch(`${served.url}/auth/v1/user`, { headers: { apikey: served.anonKey, Authorization: `Bearer ${owner.token}` } });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { email: string }).email).toBe(owner.email);
+      const { data } = await owner.client.auth.getSession();
+      const refreshed = await fetch(`${served.url}/auth/v1/token?grant_type=refresh_token`, {
+        method: 'POST',
+        headers: { apikey: served.anonKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: data.session!.refresh_token }),
+      });
+      expect(refreshed.status).toBe(200);
+    } finally {
+      await served.stop();
+    }
+  }, 120_000);
+
+  it('refuses a database that holds data without --force, changing nothing, and replaces it with --force', async () => {
+    const target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+    const user = await createUser(target.db, { email: 'already-here@nodeharbor.test', password: 'correct-horse-battery' });
+    await addCredits(target.db, user.id, 3, 'already here');
+    const before = await dumpTables(target.db);
+    expect(await cli(restore, target, { from: file })).toEqual([
+      'This database already holds data (1 user(s), 0 service(s), 1 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.',
+    ]);
+    expect(await dumpTables(target.db)).toBe(before);
+    expect((await cli(restore, target, { from: file, force: true }))[0]).toMatch(/^Restored 3 user\(s\)/);
+    expect(await holdings(target.db)).toEqual(await expected());
+  });
+
+  it('takes a database that holds only its first admin, as a fresh start leaves it', async () => {
+    const target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+    await grantRole(target.db, (await createUser(target.db, { email: 'first-admin@nodeharbor.test', password: 'correct-horse-battery' })).id, 'admin');
+    expect((await target.db.query('select 1 from public.admin_users')).rowCount).toBe(1);
+    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\)/);
+  });
+
+  it('into a database with another ENCRYPTION_KEY is refused, changing nothing; with the old key as ENCRYPTION_KEY_PREVIOUS it encrypts them again', async () => {
+    const other = await freshDatabase({ ENCRYPTION_KEY: KEY_B });
+    const before = await dumpTables(other.db);
+    expect(await cli(restore, other, { from: file })).toEqual([
+      "The backup's stored API keys and TOTP secrets were encrypted with another ENCRYPTION_KEY than this database's. Give that key as ENCRYPTION_KEY_PREVIOUS (on the embedded database it is the encryptionKey in the old DATA_DIR/secrets.json; to npm start as well, if it is running) and restore again: they are then encrypted again under ENCRYPTION_KEY.\nNothing was changed.",
+    ]);
+    expect(await dumpTables(other.db)).toBe(before);
+
+    const rotating = await bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET: `${JWT_SECRET}-other`, ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A, LOG_LEVEL: 'silent' }), {
+      db: { ...other.db, close: async () => {} },
+      logger: createLogger('silent'),
+    });
+    const printed = await cli(restore, rotating, { from: file });
+    expect(printed[1]).toBe('JWT_SECRET is not the one the backup was taken with: everyone signed in before must sign in again.');
+    // Readable with the new key alone, and the old one no longer opens anything.
+    const rotated = await bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET, ENCRYPTION_KEY: KEY_B, LOG_LEVEL: 'silent' }), {
+      db: { ...other.db, close: async () => {} },
+      logger: createLogger('silent'),
+    });
+    expect(await holdings(rotated.db)).toEqual(await expected());
+    const [row] = (await rotated.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows;
+    expect(decryptSecret(rotated.encryptionKeys, factor.id, row!.secret)).toBe(factor.secret);
+    await expect(
+      bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), { db: { ...other.db, close: async () => {} } }),
+    ).rejects.toThrow(/ENCRYPTION_KEY is not the key this database was set up with/);
+  });
+
+  describe('of a damaged file is refused before anything changes', () => {
+    let target: AppDeps;
+    let before: string;
+    const original = () => readFileSync(file);
+    beforeAll(async () => {
+      target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+      await addCredits(target.db, (await createUser(target.db, { email: 'kept@nodeharbor.test', password: 'correct-horse-battery' })).id, 2, 'kept');
+      before = await dumpTables(target.db);
+    });
+
+    const damaged: [string, () => Buffer, (f: string) => string][] = [
+      [
+        'a changed row (bad checksum)',
+        () => {
+          const { manifest, content } = openBackup(original());
+          const i = content.findIndex((l) => l.includes('"balance"'));
+          content[i] = content[i]!.replace(/"balance":[\d.]+/, '"balance":1000000');
+          return packBackup(manifest, content);
+        },
+        (f) => `${f} is damaged: its content does not match its checksum.`,
+      ],
+      ['a truncated file', () => original().subarray(0, Math.floor(original().length * 0.7)), (f) => `${f} is truncated or damaged: unexpected end of file.`],
+      [
+        'a file cut after its manifest',
+        () => {
+          const { manifest } = openBackup(original());
+          return packBackup(manifest, ['']);
+        },
+        (f) => `${f} is truncated or damaged: it holds 0 of the 30 tables its manifest lists.`,
+      ],
+      [
+        'a row missing from a table',
+        () => {
+          const { manifest, content } = openBackup(original());
+          content.splice(content.findIndex((l) => l.includes(owner.email) && l.includes('"encrypted_password"')), 1);
+          return packBackup(manifest, content);
+        },
+        (f) => `${f} is truncated or damaged: auth.users has 2 rows where its manifest says 3.`,
+      ],
+      [
+        'another format version',
+        () => {
+          const { manifest, content } = openBackup(original());
+          return packBackup({ ...manifest, version: 2 }, content);
+        },
+        (f) => `${f} is a NodeHarbor backup of format version 2; this NodeHarbor reads version 1.`,
+      ],
+      [
+        'another migration',
+        () => {
+          const { manifest, content } = openBackup(original());
+          return packBackup({ ...manifest, migrations: [...(manifest.migrations as string[]), 'migrations/0099_from_the_future.sql'] }, content);
+        },
+        (f) => `${f} was taken at migration migrations/0099_from_the_future.sql, and this NodeHarbor is at platform/0004_known_addresses_and_live_sessions.sql: restore it with the NodeHarbor version that took it.`,
+      ],
+      ['a file that is not a backup', () => Buffer.from('just some text\n'), (f) => `${f} is not a NodeHarbor backup (incorrect header check).`],
+      ['a gzip file that is not a backup', () => packBackup({ hello: 'world' }, []), (f) => `${f} is not a NodeHarbor backup.`],
+    ];
+
+    it.each(damaged)('%s', async (_name, make, message) => {
+      const bad = join(folder, `damaged-${Math.random().toString(36).slice(2)}.jsonl.gz`);
+      writeFileSync(bad, make());
+      expect(await cli(restore, target, { from: bad, force: true })).toEqual([`${message(bad)}\nNothing was changed.`]);
+      expect(await dumpTables(target.db)).toBe(before);
+    });
+
+    it('a file that is not there', async () => {
+      const none = join(folder, 'none.jsonl.gz');
+      expect(await cli(restore, target, { from: none })).toEqual([`No backup file at ${none}\nNothing was changed.`]);
+      expect(await cli(restore, target, {})).toEqual(['--from is required']);
+    });
+  });
+
+  it('of a backup taken while credits are being added gives a consistent ledger: every balance is the sum of its rows', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => createTestUser(s, { credits: 1 })));
+    let stop = false;
+    let added = 0;
+    const writers = users.map(async (u) => {
+      while (!stop) {
+        await addCredits(s.deps.db, u.id, 0.25, 'while backing up');
+        added += 1;
+        // In-process PGlite answers in microtasks: without a turn of the event loop nothing else would run.
+        await new Promise((r) => setImmediate(r));
+      }
+    });
+    const during = join(folder, 'during-writes.jsonl.gz');
+    try {
+      while (added < 20) await new Promise((r) => setTimeout(r, 5));
+      const printed = await cli(backup, s.deps, { out: during });
+      expect(printed[0]).toMatch(/^Backed up/);
+      expect(added).toBeGreaterThan(20);
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    const target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+    expect((await cli(restore, target, { from: during }))[0]).toMatch(/^Restored 7 user\(s\)/);
+    expect(await balancesOffTheLedger(target.db)).toEqual([]);
+    console.log(`${added} credits added by 4 writers while the backup was taken; every restored balance equals its ledger`);
+  });
+});
+
+describe.runIf(await postgresAnswers())('a restore into a fresh PostgreSQL database', () => {
+  it('by an owner that is no superuser (README: PostgreSQL without a superuser), backed up by it again', async () => {
+    const owner = `nh_owner_${randomBytes(5).toString('hex')}`;
+    await asSuperuser(`create role ${owner} login nosuperuser nocreaterole nocreatedb`);
+    await asSuperuser(`create database ${owner} owner ${owner}`);
+    await asSuperuser(`grant anon, authenticated, service_role to ${owner}`);
+    cleanUps.push(async () => {
+      await asSuperuser(`drop database if exists ${owner} with (force)`);
+      await asSuperuser(`drop role if exists ${owner}`);
+    });
+    const url = new URL(TEST_DATABASE_URL);
+    url.username = owner;
+    url.pathname = `/${owner}`;
+    const target = await bootstrap(loadConfig({ DATABASE_URL: url.toString(), JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), {
+      logger: createLogger('silent'),
+    });
+    cleanUps.push(() => target.db.close());
+    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\)/);
+    expect(await holdings(target.db)).toEqual(atBackup);
+    expect((await cli(backup, target, { out: join(folder, 'by-the-owner.jsonl.gz') }))[0]).toMatch(/^Backed up 3 user\(s\)/);
+  });
+
+  it('brings back the same users, ledger, services and readable keys', async () => {
+    const scratch = await createEmptyPostgres('nh_restore');
+    cleanUps.push(() => scratch.drop());
+    const target = await bootstrap(loadConfig({ DATABASE_URL: scratch.url, JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), {
+      logger: createLogger('silent'),
+    });
+    cleanUps.push(() => target.db.close());
+    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\), 2 service\(s\) and 4 ledger row\(s\)/);
+    expect(await holdings(target.db)).toEqual(atBackup);
+    const [row] = (await target.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows;
+    expect(decryptSecret(target.encryptionKeys, factor.id, row!.secret)).toBe(factor.secret);
+  });
+});

@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFailure } from '../../src/server/cli/cli-error';
+import { migrateTo } from '../../src/server/cli/migrate-to';
+import { openPglite } from '../../src/server/db/pglite';
+import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { freePort, spawnServer, type ServerProcess } from '../helpers/process';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
+import { runCli } from './cli-process';
+
+const secrets = { jwtSecret: 'migrate-test-jwt-secret-that-is-long-enough-0123456789', encryptionKey: 'migrate-test-encryption-key-that-is-long-enough-01234' };
+// Installs take no time: a SIGTERM waits for the job under way.
+const common = { RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'warn', PROVISION_INSTALL_SECONDS: '0' };
+
+describe('migrate-to refuses', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.stop());
+  const run = async (values: Record<string, string>) => {
+    const lines: string[] = [];
+    await migrateTo.run(s.deps, values, (l) => lines.push(l)).catch((e: unknown) => lines.push(describeFailure(e)));
+    return lines;
+  };
+
+  it('a URL that is not PostgreSQL, without printing its password', async () => {
+    expect(await run({ 'database-url': 'mysql://root:secret@db/x' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "mysql://root:***@db/x"']);
+    expect(await run({ 'database-url': 'not a url' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "not a url"']);
+    expect(await run({})).toEqual(['--database-url is required']);
+  });
+
+  it('a database it cannot reach, with the reason', async () => {
+    const port = await freePort();
+    const lines = await run({ 'database-url': `postgres://nodeharbor:secret@127.0.0.1:${port}/nodeharbor` });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Could not connect to postgres://nodeharbor:\\*\\*\\*@127\\.0\\.0\\.1:${port}/nodeharbor: .*ECONNREFUSED`));
+  });
+});
+
+// Processes like an operator's: the embedded server, the CLI beside it, then the server on PostgreSQL.
+describe.runIf(TEST_DB === 'pglite' && (await postgresAnswers()))('migrate-to from the embedded database to PostgreSQL', () => {
+  let dataDir: string;
+  let target: { url: string; drop(): Promise<void> };
+  let server: ServerProcess | undefined;
+  let owner: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'nh-migrate-'));
+    writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
+    // The data, written by the real server code into the embedded database in DATA_DIR.
+    const s = await startTestServer(
+      { JWT_SECRET: secrets.jwtSecret, ENCRYPTION_KEY: secrets.encryptionKey, RATE_LIMITS_ENABLED: 'false' },
+      { database: { db: await openPglite(dataDir), drop: async () => {} } },
+    );
+    owner = await createTestUser(s, { credits: 25 });
+    await createService(owner, 'town-one');
+    other = await createTestUser(s, { credits: 3 });
+    await s.stop();
+    target = await createEmptyPostgres('nh_migrate');
+  }, 120_000);
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    await target.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('copies everything while the server runs, and the server started with the printed settings serves the same users and keys', async () => {
+    server = await spawnServer({ ...common, DATA_DIR: dataDir });
+    const copied = await runCli(['migrate-to', '--database-url', target.url], { DATA_DIR: dataDir });
+    expect(copied.stderr).toBe('');
+    expect(copied.code).toBe(0);
+    const lines = copied.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Copied 3 user\(s\), 1 service\(s\) and 3 ledger row\(s\) \(\$18\.00 in total\), \d+ rows in 30 tables into /);
+    expect(lines.slice(1)).toEqual([
+      'Next, stop NodeHarbor and start it again with these settings:',
+      `  DATABASE_URL=${target.url}`,
+      `  JWT_SECRET=<the jwtSecret in ${join(dataDir, 'secrets.json')}>`,
+      `  ENCRYPTION_KEY=<the encryptionKey in ${join(dataDir, 'secrets.json')}>`,
+      `The embedded database in ${dataDir} stays as it was; what is written to it from now on is not copied.`,
+    ]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited, server.output()).toBe(0);
+
+    // The settings as printed: a value, or where to find it.
+    const env = Object.fromEntries(
+      lines
+        .filter((l) => l.startsWith('  '))
+        .map((l) => {
+          const [, name, value] = /^ {2}(\w+)=(.*)$/.exec(l)!;
+          const where = /^<the (\w+) in (.+)>$/.exec(value!);
+          return [name!, where ? (JSON.parse(readFileSync(where[2]!, 'utf8')) as Record<string, string>)[where[1]!]! : value!];
+        }),
+    );
+    server = await spawnServer({ ...common, ...env });
+    // No new admin account: the copy knows the first start happened.
+    expect(server.output()).not.toMatch(/password:/);
+    const anonKey = ((await (await fetch(`${server.url}/config.json`)).json()) as { supabaseAnonKey: string }).supabaseAnonKey;
+    for (const u of [owner, other]) {
+      const r = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: u.email, password: u.password }),
+      });
+      expect(r.status).toBe(200);
+    }
+    // The owner's session of before goes on, and reads the node's key: the same JWT secret and encryption key.
+    const services = await fetch(`${server.url}/rest/v1/services?select=name,api_key`, { headers: { apikey: anonKey, Authorization: `Bearer ${owner.token}` } });
+    expect(await services.json()).toEqual([{ name: 'town-one', api_key: GALA_KEY }]);
+    const credits = await fetch(`${server.url}/rest/v1/user_credits?select=balance`, { headers: { apikey: anonKey, Authorization: `Bearer ${owner.token}` } });
+    expect(await credits.json()).toEqual([{ balance: 15 }]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited, server.output()).toBe(0);
+    server = undefined;
+  }, 300_000);
+
+  it('refuses a target that holds data without --force, and replaces it with --force', async () => {
+    const again = await runCli(['migrate-to', '--database-url', target.url], { DATA_DIR: dataDir });
+    expect(again).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `The database at ${target.url} already holds data (3 user(s), 1 service(s), 3 ledger row(s)): run again with --force to replace all of it.\n`,
+    });
+    const forced = await runCli(['migrate-to', '--database-url', target.url, '--force'], { DATA_DIR: dataDir });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^Copied 3 user\(s\)/);
+  }, 300_000);
+});
