@@ -26,6 +26,8 @@ const KEY_A = 'backup-test-encryption-key-AAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'backup-test-encryption-key-BBBBBBBBBBBBBBBBBBBBBBB';
 
 let s: TestServer;
+/** What the backup command printed. */
+let printedByBackup: string[];
 /** What the source held when the backup was taken. */
 let atBackup: Awaited<ReturnType<typeof holdings>>;
 let owner: TestUser;
@@ -91,6 +93,8 @@ beforeAll(async () => {
   factor = { id: data.id, secret: data.totp.secret };
   file = join(folder, 'nodeharbor.jsonl.gz');
   atBackup = await holdings(s.deps.db);
+  // Every restore below reads this one backup.
+  printedByBackup = await cli(backup, s.deps, { out: file });
 });
 
 afterAll(async () => {
@@ -101,7 +105,7 @@ afterAll(async () => {
 
 describe('a backup', () => {
   it('is written whole, mode 0600, and says what it holds and which secrets it needs', async () => {
-    const printed = await cli(backup, s.deps, { out: file });
+    const printed = printedByBackup;
     expect(printed).toEqual([
       `Backed up 3 user(s), 2 service(s) and 4 ledger row(s) ($17.50 in total), ${printed[0]!.match(/(\d+) rows in/)![1]} rows in 30 tables to ${file}.`,
       `It holds password hashes and encrypted keys but no secret: a restore needs this ENCRYPTION_KEY to read the stored API keys and TOTP secrets, and this JWT_SECRET to keep sessions (both are set in the environment). Keep a copy of them apart from the backups.`,
@@ -262,6 +266,16 @@ describe('a restore', () => {
           return packBackup({ ...manifest, migrations: [...(manifest.migrations as string[]), 'migrations/0099_from_the_future.sql'] }, content);
         },
         (f) => `${f} was taken at migration migrations/0099_from_the_future.sql, and this NodeHarbor is at platform/0004_known_addresses_and_live_sessions.sql: restore it with the NodeHarbor version that took it.`,
+      ],
+      [
+        'a whole file of other tables, though at the same migrations',
+        () => {
+          const { manifest, content } = openBackup(original());
+          const tables = (manifest.tables as { name: string }[]).map((t) => (t.name === 'public.products' ? { ...t, name: 'public.goods' } : t));
+          const renamed = content.map((l) => (l === '["table","public.products"]' ? '["table","public.goods"]' : l));
+          return packBackup({ ...manifest, tables }, renamed, { rehash: true });
+        },
+        (f) => `${f} lists other tables than this database has, though at the same migration: it was not taken by NodeHarbor.`,
       ],
       ['a file that is not a backup', () => Buffer.from('just some text\n'), (f) => `${f} is not a NodeHarbor backup (incorrect header check).`],
       ['a gzip file that is not a backup', () => packBackup({ hello: 'world' }, []), (f) => `${f} is not a NodeHarbor backup.`],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Queryable } from '../../src/server/db/database';
 
@@ -34,7 +35,9 @@ export function openBackup(file: Buffer): { manifest: Record<string, unknown>; c
   return { manifest: JSON.parse(manifest!) as Record<string, unknown>, content };
 }
 
-/** A backup file from a manifest and content lines, as take-backup.ts writes one. */
-export function packBackup(manifest: Record<string, unknown>, content: string[]): Buffer {
-  return Buffer.concat([gzipSync(`${JSON.stringify(manifest)}\n`), gzipSync(content.join('\n'))]);
+/** A backup file from a manifest and content lines, as take-backup.ts writes one; `rehash` gives it the content's checksum. */
+export function packBackup(manifest: Record<string, unknown>, content: string[], opts: { rehash?: boolean } = {}): Buffer {
+  const text = content.join('\n');
+  const head = opts.rehash ? { ...manifest, sha256: createHash('sha256').update(text).digest('hex') } : manifest;
+  return Buffer.concat([gzipSync(`${JSON.stringify(head)}\n`), gzipSync(text)]);
 }

@@ -13,9 +13,10 @@ import { runCli } from './cli-process';
 
 const secrets = { jwtSecret: 'migrate-test-jwt-secret-that-is-long-enough-0123456789', encryptionKey: 'migrate-test-encryption-key-that-is-long-enough-01234' };
 // Installs take no time: a SIGTERM waits for the job under way.
+const postgres = await postgresAnswers();
 const common = { RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'warn', PROVISION_INSTALL_SECONDS: '0' };
 
-describe('migrate-to refuses', () => {
+describe('migrate-to in this process', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer();
@@ -27,13 +28,38 @@ describe('migrate-to refuses', () => {
     return lines;
   };
 
-  it('a URL that is not PostgreSQL, without printing its password', async () => {
+  it('refuses a URL that is not PostgreSQL, without printing its password', async () => {
     expect(await run({ 'database-url': 'mysql://root:secret@db/x' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "mysql://root:***@db/x"']);
     expect(await run({ 'database-url': 'not a url' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "not a url"']);
     expect(await run({})).toEqual(['--database-url is required']);
   });
 
-  it('a database it cannot reach, with the reason', async () => {
+  it.runIf(postgres)(
+    'copies a database whose secrets come from the environment, in the middle of a key rotation, and says what to set',
+    async () => {
+      const target = await createEmptyPostgres('nh_migrate');
+      try {
+        const rotating = { ...s.deps, encryptionKeys: { current: s.deps.encryptionKeys.current, previous: 'an-old-key-that-nothing-was-encrypted-with-0123' } };
+        const lines: string[] = [];
+        await migrateTo.run(rotating, { 'database-url': target.url }, (l) => lines.push(l));
+        expect(lines[0]).toMatch(/^Copied 0 user\(s\)/);
+        expect(lines.slice(1)).toEqual([
+          'Next, stop NodeHarbor and start it again with these settings:',
+          `  DATABASE_URL=${target.url}`,
+          '  JWT_SECRET=<the JWT_SECRET set now>',
+          '  ENCRYPTION_KEY=<the ENCRYPTION_KEY set now>',
+          '  (and without ENCRYPTION_KEY_PREVIOUS: every stored key is now under ENCRYPTION_KEY)',
+          s.deps.db.kind === 'pglite'
+            ? `The embedded database in ${s.deps.config.dataDir} stays as it was; what is written to it from now on is not copied.`
+            : 'This database stays as it was; what is written to it from now on is not copied.',
+        ]);
+      } finally {
+        await target.drop();
+      }
+    },
+  );
+
+  it('refuses a database it cannot reach, with the reason', async () => {
     const port = await freePort();
     const lines = await run({ 'database-url': `postgres://nodeharbor:secret@127.0.0.1:${port}/nodeharbor` });
     expect(lines).toHaveLength(1);
@@ -42,7 +68,7 @@ describe('migrate-to refuses', () => {
 });
 
 // Processes like an operator's: the embedded server, the CLI beside it, then the server on PostgreSQL.
-describe.runIf(TEST_DB === 'pglite' && (await postgresAnswers()))('migrate-to from the embedded database to PostgreSQL', () => {
+describe.runIf(TEST_DB === 'pglite' && postgres)('migrate-to from the embedded database to PostgreSQL', () => {
   let dataDir: string;
   let target: { url: string; drop(): Promise<void> };
   let server: ServerProcess | undefined;

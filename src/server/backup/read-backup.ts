@@ -8,7 +8,7 @@ import { BACKUP_FORMAT, BACKUP_VERSION, manifestSchema, type Manifest } from './
 /** Rows handed to `onRows` at a time: one INSERT each in a restore. */
 const BATCH_ROWS = 500;
 /** A longer line than this is no row of ours: the file is damaged. */
-const MAX_LINE_BYTES = 256 * 1024 * 1024;
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /** Receives a table's rows in file order, each as its JSON text, in batches of up to BATCH_ROWS. */
 export type RowSink = (table: string, rows: string[]) => Promise<void>;
@@ -38,9 +38,10 @@ function parseManifest(file: string, line: Buffer): Manifest {
  * Reads a backup file through and checks all of it: the manifest, every line, each table's row
  * count and the content's SHA-256. With `onRows`, also hands over the rows as it goes; a caller
  * that writes them must do so in a transaction it rolls back when this throws, since the checksum
- * is known only at the end. Every failure is a CliError that names the file and what is wrong.
+ * is known only at the end. Every fault of the file is a CliError that names the file and what is
+ * wrong; what `onRows` throws comes through as it is. `maxLineBytes` is lower only in tests.
  */
-export async function readBackup(file: string, onRows?: RowSink): Promise<Manifest> {
+export async function readBackup(file: string, onRows?: RowSink, maxLineBytes = MAX_LINE_BYTES): Promise<Manifest> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) throw new CliError(`No backup file at ${file}`);
   const gunzip = createGunzip();
@@ -97,20 +98,34 @@ export async function readBackup(file: string, onRows?: RowSink): Promise<Manife
     }
   };
 
-  let rest: Buffer = Buffer.alloc(0);
+  // The bytes of the line under way, kept as chunks: a long line is joined once, not at every chunk.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  // What a line's handling threw (a row the database refused, say) is no damage of the file's.
+  let refused: unknown;
+  const take = (bytes: Buffer) =>
+    line(bytes).catch((e: unknown) => {
+      refused = e;
+      throw e;
+    });
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
-      for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-        await line(buf.subarray(start, nl));
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        await take(pending.length ? Buffer.concat([...pending, piece]) : piece);
+        pending = [];
+        pendingBytes = 0;
         start = nl + 1;
       }
-      rest = buf.subarray(start);
-      if (rest.length > MAX_LINE_BYTES) throw damaged(file, 'a line is longer than any row');
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > maxLineBytes) throw damaged(file, 'a line is longer than any row');
+      }
     }
   } catch (e) {
-    if (e instanceof CliError) throw e;
+    if (e instanceof CliError || e === refused) throw e;
     // zlib's own words: "unexpected end of file" (truncated), "incorrect header check" (not gzip).
     if (!manifest) throw new CliError(`${file} is not a NodeHarbor backup (${(e as Error).message}).`);
     throw damaged(file, (e as Error).message);
@@ -118,7 +133,7 @@ export async function readBackup(file: string, onRows?: RowSink): Promise<Manife
     input.destroy();
   }
   if (!manifest) throw new CliError(`${file} is not a NodeHarbor backup.`);
-  if (rest.length) throw damaged(file, 'it ends in the middle of a line');
+  if (pendingBytes) throw damaged(file, 'it ends in the middle of a line');
   await endTable();
   if (tableIndex !== manifest.tables.length - 1) {
     throw damaged(file, `it holds ${tableIndex + 1} of the ${manifest.tables.length} tables its manifest lists`);
