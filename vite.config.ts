@@ -1,14 +1,24 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { THEME_SCRIPT } from './src/shared/theme-script';
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** Inlines the theme script where index.html marks it; the server's CSP allows it by its hash. */
+const themeScript: Plugin = {
+  name: 'nodeharbor-theme-script',
+  transformIndexHtml: (html) => {
+    if (!html.includes('<!--theme-script-->')) throw new Error('index.html lost its <!--theme-script--> marker');
+    return html.replace('<!--theme-script-->', `<script>${THEME_SCRIPT}</script>`);
+  },
+};
 
 export default defineConfig({
   root: src('./src/web'),
   publicDir: src('./src/web/public'),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), themeScript],
   resolve: { alias: { '@': src('./src/web'), '@shared': src('./src/shared') } },
   // The canonical origin baked into the prerendered pages' SEO tags.
   define: { __SITE_URL__: JSON.stringify((process.env.SITE_URL || 'https://nodeharbor.io').replace(/\/+$/, '')) },

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_SCRIPT } from '../src/shared/theme-script';
 import { DESKTOP, MOBILE, startApp, type TestApp, type Viewport } from './helpers/app';
 
 const STATUS_URL = 'https://status.nodeharbor.test';
@@ -154,6 +155,16 @@ it('the dark theme is applied, and kept across a reload', async () => {
   expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
 });
 
+it("the dark theme is set before any of the app's code runs, by the one inline script the CSP allows", async () => {
+  const { page, errors } = await app.newPage(DESKTOP);
+  await page.goto(`${app.url}/about`);
+  await page.evaluate(() => localStorage.setItem('nodeharbor-theme', 'dark'));
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.reload({ waitUntil: 'load' });
+  expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+  expect(errors.filter((e) => /Content Security Policy/.test(e))).toEqual([]);
+});
+
 describe('what a crawler receives, before any script runs', () => {
   const seoPaths = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies', '/login', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node'];
 
@@ -169,7 +180,8 @@ describe('what a crawler receives, before any script runs', () => {
     const ld = [...html.matchAll(/<script data-seo type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as { '@type': string });
     expect(ld.length).toBeGreaterThan(0);
     expect(html).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
-    expect(html).not.toMatch(/<script>/);
+    // The one inline script is the theme's, which the CSP allows by its hash.
+    expect([...html.matchAll(/<script>(.*?)<\/script>/g)].map((m) => m[1])).toEqual([THEME_SCRIPT]);
   });
 
   it('assigns the structured data of spec §2 to its pages', async () => {

@@ -1,12 +1,17 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { createHash } from 'node:crypto';
+import { THEME_SCRIPT } from '../../shared/theme-script';
+
+/** The one inline script our pages carry, allowed by its hash: no other inline script runs. */
+const themeScriptHash = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 
 /** Security headers on every response. HSTS only when the request arrived over https. */
 export function securityHeaders(opts: { connectSrc: string[] }): MiddlewareHandler {
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
-    // Radix positions popovers with inline style attributes; scripts stay strictly 'self'.
+    `script-src 'self' ${themeScriptHash}`,
+    // Radix positions popovers with inline style attributes; scripts stay 'self' and the theme's hash.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self' data:",

@@ -9,7 +9,7 @@ export const THEME_STORAGE_KEY = 'nodeharbor-theme';
 type ThemeContextValue = { theme: Theme; setTheme: (t: Theme) => void };
 const ThemeContext = createContext<ThemeContextValue>({ theme: 'light', setTheme: () => undefined });
 
-// The class on <html> is the theme's one home: /theme.js sets it before paint, apply() changes it.
+// The class on <html> is the theme's one home: the inline theme script sets it before paint, apply() changes it.
 const listeners = new Set<() => void>();
 const subscribe = (l: () => void) => {
   listeners.add(l);
