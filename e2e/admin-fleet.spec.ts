@@ -160,7 +160,7 @@ describe('admin fleet', () => {
     await signIn(owner.page, app.url, alice.email, alice.password);
     await owner.page.goto(`${app.url}/dashboard/services/${online}`);
     await owner.page.getByRole('region', { name: 'Event history' }).getByText('Logs read by an administrator').waitFor();
-  });
+  }, 120_000);
 
   it('pages through the fleet 100 at a time', async () => {
     const user = await createTestUser(app.server);

@@ -147,7 +147,7 @@ describe.each([
     expect(await audited(admin, customer.id)).toEqual(['credit.add', 'role.dev_access.grant', 'role.dev_access.revoke', 'user.password_reset_link', 'user.suspend', 'user.reactivate']);
     expect(await audited(admin, broken)).toEqual(['service.retry_install']);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 
   it("says 'User not found' for an unknown id, with a way back", async () => {
     const admin = await createTestUser(app.server, { admin: true });

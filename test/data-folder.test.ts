@@ -9,6 +9,8 @@ import { resolveSecrets } from '../src/server/local-secrets';
 // machine may read or change a file of DATA_DIR.
 
 const root = mkdtempSync(join(tmpdir(), 'nh-data-folder-'));
+// A new embedded database is made on disk (initdb, fsynced): on a loaded 2-core machine that took over 30 s.
+const FIRST_START_MS = 120_000;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Every path under `dir` that its group or other users may use in any way. */
@@ -30,7 +32,7 @@ it('creates DATA_DIR, its secrets and its database for the server alone', async 
   await db.close();
   expect(statSync(dir).mode & 0o777).toBe(0o700);
   expect(open(dir)).toEqual([]);
-});
+}, FIRST_START_MS);
 
 it('mends a folder an older version left open, on the next start', async () => {
   const dir = join(root, 'old');
@@ -44,4 +46,4 @@ it('mends a folder an older version left open, on the next start', async () => {
   const again = await openPglite(dir);
   await again.close();
   expect(open(dir)).toEqual([]);
-});
+}, FIRST_START_MS);

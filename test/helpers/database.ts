@@ -41,20 +41,58 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Whether the test PostgreSQL answers: the tests that need one beside PGlite run only then. */
 export const postgresAnswers = (): Promise<boolean> => answersAt(TEST_DATABASE_URL);
 
+/** Runs one statement as the test PostgreSQL's superuser. */
+async function asSuperuser(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
 /** An empty database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it starts. */
 export async function createEmptyPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
+  await asSuperuser(`create database ${name}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => asSuperuser(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A login role that is no superuser, owning an empty database of its own name, prepared as the
+ * README's "PostgreSQL without a superuser" says: the API roles are made first when this cluster
+ * has none yet (on a fresh machine no migration may have run on it before this test).
+ */
+export async function createOwnerRole(): Promise<{ owner: string; url: string; drop(): Promise<void> }> {
+  const owner = `nh_owner_${randomBytes(5).toString('hex')}`;
+  await asSuperuser(`do $$
+    declare r record;
+    begin
+      for r in select * from (values ('anon', 'nologin noinherit'), ('authenticated', 'nologin noinherit'),
+                                     ('service_role', 'nologin noinherit bypassrls')) as v (name, options) loop
+        if not exists (select 1 from pg_roles where rolname = r.name) then
+          begin
+            execute format('create role %I %s', r.name, r.options);
+          exception when duplicate_object or unique_violation then null;
+          end;
+        end if;
+      end loop;
+    end $$`);
+  await asSuperuser(`create role ${owner} login nosuperuser nocreaterole nocreatedb`);
+  await asSuperuser(`create database ${owner} owner ${owner}`);
+  await asSuperuser(`grant anon, authenticated, service_role to ${owner}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.username = owner;
+  url.pathname = `/${owner}`;
+  return {
+    owner,
+    url: url.toString(),
+    drop: async () => {
+      await asSuperuser(`drop database if exists ${owner} with (force)`);
+      await asSuperuser(`drop role if exists ${owner}`);
+    },
+  };
 }

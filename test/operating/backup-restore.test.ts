@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/server/auth/mfa-secrets';
 import { bootstrap } from '../../src/server/bootstrap';
@@ -15,7 +13,7 @@ import { addCredits } from '../../src/server/domain/credits';
 import { grantRole } from '../../src/server/domain/roles';
 import { loadConfig } from '../../src/server/env';
 import { createLogger } from '../../src/server/http/logger';
-import { createEmptyPostgres, createTestDatabase, postgresAnswers, TEST_DATABASE_URL } from '../helpers/database';
+import { createEmptyPostgres, createOwnerRole, createTestDatabase, postgresAnswers } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
@@ -37,16 +35,6 @@ let file: string;
 /** How many tables the backup lists: every table of the schema, which each migration may add to. */
 const tableCount = () => (openBackup(readFileSync(file)).manifest.tables as unknown[]).length;
 const cleanUps: (() => Promise<unknown>)[] = [];
-
-async function asSuperuser(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Runs a command as `npm run cli` would, and returns what it printed, or its failure as printed. */
 async function cli(command: typeof backup, deps: AppDeps, values: Record<string, string | boolean>): Promise<string[]> {
@@ -329,18 +317,9 @@ describe('a restore', () => {
 
 describe.runIf(await postgresAnswers())('a restore into a fresh PostgreSQL database', () => {
   it('by an owner that is no superuser (README: PostgreSQL without a superuser), backed up by it again', async () => {
-    const owner = `nh_owner_${randomBytes(5).toString('hex')}`;
-    await asSuperuser(`create role ${owner} login nosuperuser nocreaterole nocreatedb`);
-    await asSuperuser(`create database ${owner} owner ${owner}`);
-    await asSuperuser(`grant anon, authenticated, service_role to ${owner}`);
-    cleanUps.push(async () => {
-      await asSuperuser(`drop database if exists ${owner} with (force)`);
-      await asSuperuser(`drop role if exists ${owner}`);
-    });
-    const url = new URL(TEST_DATABASE_URL);
-    url.username = owner;
-    url.pathname = `/${owner}`;
-    const target = await bootstrap(loadConfig({ DATABASE_URL: url.toString(), JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), {
+    const { url, drop } = await createOwnerRole();
+    cleanUps.push(drop);
+    const target = await bootstrap(loadConfig({ DATABASE_URL: url, JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), {
       logger: createLogger('silent'),
     });
     cleanUps.push(() => target.db.close());

@@ -47,7 +47,8 @@ export async function failAbandoned(q: Queryable): Promise<ClaimedJob[]> {
 /**
  * Claims up to `limit` due jobs for `workerId` with FOR UPDATE SKIP LOCKED, so concurrent workers
  * never claim the same job, and leases them for `leaseSeconds`. A running job whose lease ran out
- * (its worker died) is due again. `only` keeps the claim to one lane's tasks.
+ * (its worker died) is due again if it has an attempt left; one without is failAbandoned's, even
+ * when its lease ran out between that call and this one. `only` keeps the claim to one lane's tasks.
  */
 export async function claim(
   q: Queryable, workerId: string, limit: number, leaseSeconds: number, only: TaskFilter = { tasks: [], among: false },
@@ -55,7 +56,8 @@ export async function claim(
   const { rows } = await q.query<JobRow>(
     `with next as (
        select id from nodeharbor.jobs
-        where ((status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now()))
+        where ((status = 'pending' and run_at <= now())
+               or (status = 'running' and locked_until < now() and attempts < max_attempts))
           and (task = any($4::text[])) = $5
         order by run_at, id
         limit $1
