@@ -235,6 +235,12 @@ describe('loadConfig: nodes', () => {
     expect(problems({ INSTALL_TIMEOUT_SECONDS: '1' })).toEqual(['INSTALL_TIMEOUT_SECONDS must be a whole number from 5 to 86400, got "1"']);
   });
 
+  it('keeps an unrenewed service suspended for SUSPENSION_DAYS, 14 by default, 1 to 365', () => {
+    expect(loadConfig({}).suspensionDays).toBe(14);
+    expect(loadConfig({ SUSPENSION_DAYS: '30' }).suspensionDays).toBe(30);
+    expect(problems({ SUSPENSION_DAYS: '0' })).toEqual(['SUSPENSION_DAYS must be a whole number from 1 to 365, got "0"']);
+  });
+
   it('reads how the nodes are watched, and refuses an interval that would make every sample stale', () => {
     const c = loadConfig({ NODE_MONITOR_INTERVAL_SECONDS: '15', NODE_DOWN_ALERT_MINUTES: '3', NODE_ALERTS_PER_HOUR: '20', SIMULATED_NODE_FAULTS: '5' });
     expect(c).toMatchObject({ nodes: { monitorIntervalSeconds: 15, downAlertMinutes: 3, alertsPerHour: 20 }, simulatedNodeFaults: 5 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { SUSPENSION_DAYS } from '../shared/constants';
 import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS } from './db/postgres';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
@@ -198,6 +199,8 @@ const schema = z.object({
     }),
   INSTALL_TIMEOUT_SECONDS: int('INSTALL_TIMEOUT_SECONDS', 600, 5, 86_400),
   INSTALL_SETTLE_SECONDS: int('INSTALL_SETTLE_SECONDS', 10, 0, 600),
+  // At most 365, as private.renew_service takes.
+  SUSPENSION_DAYS: int('SUSPENSION_DAYS', SUSPENSION_DAYS, 1, 365),
   RECONCILE_INTERVAL_SECONDS: int('RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
   // At most 120: a sample older than five minutes reads as unknown (migration 0019).
   NODE_MONITOR_INTERVAL_SECONDS: int('NODE_MONITOR_INTERVAL_SECONDS', 30, 1, 120),
@@ -300,6 +303,8 @@ export type Config = {
   docker: DockerEngineConfig;
   nodes: NodeSettings;
   reconcileIntervalSeconds: number;
+  /** Days a service the balance could not renew stays suspended before it is terminated. */
+  suspensionDays: number;
   /** Scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP); undefined: none. */
   backups: { dir: string; everyHours: number; keep: number } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -447,6 +452,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       alertsPerHour: e.NODE_ALERTS_PER_HOUR,
     },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
+    suspensionDays: e.SUSPENSION_DAYS,
     backups: e.BACKUP_DIR?.trim() ? { dir: e.BACKUP_DIR.trim(), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP } : undefined,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,

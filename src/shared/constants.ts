@@ -69,7 +69,10 @@ export const TIME_ZONES = [
 
 export const FOUNDING_YEAR = 2024;
 
-/** A service's life, one state (public.service_state, migration 0014); suspended is reserved for suspension before termination. */
+/** Days a service the balance could not renew stays suspended before it is terminated (SUSPENSION_DAYS overrides it). */
+export const SUSPENSION_DAYS = 14;
+
+/** A service's life, one state (public.service_state, migrations 0014 and 0028). */
 export type ServiceState = 'installing' | 'active' | 'failed' | 'suspended' | 'expired' | 'deleting' | 'deleted';
 
 /** Recovery codes for two-factor sign-in, made (and replaced) ten at a time. */

@@ -8,6 +8,8 @@ export type ServiceEventDetail = NodeEventDetail & {
   reused?: boolean;
   charged?: number;
   renews_at?: string;
+  /** suspended: when the suspension ends unpaid. */
+  terminates_at?: string;
   months?: number;
   by?: string;
   replicas?: number;
@@ -23,6 +25,7 @@ const REASONS: Record<string, string> = {
   'balance too low': 'the balance was too low to renew',
   'no renewing plan': 'the plan no longer renews',
   account_deleted: 'the account was closed',
+  suspension_ended: 'the suspension ended without enough credit to renew',
 };
 const reason = (r: string | null | undefined) => (r ? `: ${REASONS[r] ?? r}` : '');
 
@@ -52,6 +55,8 @@ export function serviceEventText(event: string, detail: ServiceEventDetail | nul
       return typeof d.months === 'number' ? `Extended by ${plural(d.months, 'month', 'months')}` : 'Extended';
     case 'expired':
       return `Expired${reason(d.reason)}`;
+    case 'suspended':
+      return `Suspended${reason(d.reason)}${d.terminates_at ? `; terminates on ${f.date(d.terminates_at)}` : ''}`;
     case 'start_requested':
       return 'Start requested';
     case 'started':

@@ -5,7 +5,7 @@ import type { Database } from '../../src/server/db/database';
 import { DbConnectionError } from '../../src/server/db/db-failure';
 import { openPostgres } from '../../src/server/db/postgres';
 import { createLogger } from '../../src/server/http/logger';
-import { claim, enqueue } from '../../src/server/jobs/queue';
+import { claim, enqueue, failAbandoned } from '../../src/server/jobs/queue';
 import { defineTask, type JobDeps, type Task } from '../../src/server/jobs/task';
 import { taskRegistry } from '../../src/server/jobs/registry';
 import { startWorker, type Worker } from '../../src/server/jobs/worker';
@@ -104,6 +104,7 @@ function deps(db: Database): JobDeps {
     logger,
     mailer: createMailer({ db, from: 'test@nodeharbor.test', logger }),
     provisioner: createSimulatedDriver(db, { installSeconds: 0, deleteSeconds: 0 }),
+    suspensionDays: 14,
     nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 0, monitorIntervalSeconds: 30, downAlertMinutes: 10, alertsPerHour: 5 },
     payments: createTestProvider(db),
     publicUrl: 'http://127.0.0.1',
@@ -212,6 +213,16 @@ it('takes over a job whose worker died once its lease runs out, and fails one th
   expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'the worker stopped during the last attempt' });
   await waitFor('the give-up', async () => runs.includes('gave-up:2:the worker stopped during the last attempt'));
   expect(runs.sort()).toEqual(['gave-up:2:the worker stopped during the last attempt', 'record:1']);
+});
+
+it('never claims an abandoned job that has no attempt left, even when its lease runs out just before the claim', async () => {
+  const last = (await enqueue(t.db, 'broken', { n: 3 }, { maxAttempts: 1 }))!;
+  await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
+  await waitFor('the lease to run out', async () => (await t.db.query('select 1 from nodeharbor.jobs where id = $1 and locked_until < now()', [last])).rows.length === 1, 5000);
+  // A worker's loop fails abandoned jobs, then claims: the lease may run out between the two.
+  expect(await t.db.transaction((tx) => claim(tx, 'next-worker', 10, 30))).toEqual([]);
+  expect((await failAbandoned(t.db)).map((j) => j.id)).toEqual([last]);
+  expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1 });
 });
 
 it('keeps the lease of a job that runs longer than it, so no other worker runs it too', async () => {

@@ -9,6 +9,7 @@ import { reconcileNodesTask } from './tasks/reconcile-nodes';
 import { reconcilePurchases } from './tasks/reconcile-purchases';
 import { renewService } from './tasks/renew-service';
 import { renewalSweep } from './tasks/renewal-sweep';
+import { resumeServices } from './tasks/resume-services';
 import { sendEmail } from './tasks/send-email';
 import { sendRecovery } from './tasks/send-recovery';
 import { startService } from './tasks/start-service';
@@ -28,6 +29,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     updateNodeKey,
     renewalSweep,
     renewService,
+    resumeServices,
     pruneJobs,
     pruneAuth,
     reconcilePurchases,

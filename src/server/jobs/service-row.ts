@@ -7,6 +7,8 @@ export type ServiceRow = {
   name: string;
   product_id: string | null;
   renews_at: Date | null;
+  /** When a suspension ends unpaid; null unless suspended. */
+  terminates_at: Date | null;
   state: ServiceState;
   state_changed_at: Date;
   email: string | null;
@@ -16,7 +18,7 @@ export type ServiceRow = {
 
 export async function findService(q: Queryable, serviceId: string): Promise<ServiceRow | undefined> {
   const { rows } = await q.query<ServiceRow>(
-    `select s.id, s.name, s.product_id, s.renews_at, s.state::text as state, s.state_changed_at,
+    `select s.id, s.name, s.product_id, s.renews_at, s.terminates_at, s.state::text as state, s.state_changed_at,
             u.email, p.price, coalesce(c.balance, 0) as balance
        from private.services s
        join auth.users u on u.id = s.user_id

@@ -15,6 +15,8 @@ export type JobDeps = {
   provisioner: Provisioner;
   nodes: NodeSettings;
   payments: PaymentProvider;
+  /** SUSPENSION_DAYS: how long an unrenewed service stays suspended before it is terminated. */
+  suspensionDays: number;
   /** Where the site is (PUBLIC_URL): links in the mails jobs send. */
   publicUrl: string;
   /** Scheduled backups (BACKUP_DIR); undefined when they are off. */

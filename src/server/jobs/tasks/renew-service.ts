@@ -1,33 +1,55 @@
 import { z } from 'zod';
+import type { Queryable } from '../../db/database';
+import type { Mail, Mailer } from '../../mail/mailer';
 import { expiryMail } from '../../mail/templates/expiry';
 import { renewalMail } from '../../mail/templates/renewal';
+import { suspensionMail } from '../../mail/templates/suspension';
+import { terminationMail } from '../../mail/templates/termination';
 import { findService } from '../service-row';
 import { defineTask } from '../task';
 
+/** What private.renew_service did (migration 0028). */
+type RenewalOutcome = 'renewed' | 'resumed' | 'suspended' | 'terminated' | 'expired' | 'not_due';
+
 /**
- * Renews one due service through private.renew_service (charge and next renews_at, or expired and
- * a stop-service job), and mails its owner in the same transaction. The ledger key and the mail
- * keys carry the period, so a repeated job charges and mails once.
+ * One step of a service's renewal through private.renew_service, and its mail in the same
+ * transaction: renewed (or resumed after a suspension), suspended, terminated, or expired. The
+ * ledger key and the mail keys carry the period or the suspension's end, so a repeated step
+ * charges and mails once. `tx` must be an open transaction.
  */
+export async function renewAndMail(tx: Queryable, mailer: Mailer, serviceId: string, suspensionDays: number): Promise<RenewalOutcome> {
+  const before = await findService(tx, serviceId);
+  if (!before) return 'not_due';
+  const { rows } = await tx.query<{ result: RenewalOutcome }>('select private.renew_service($1, $2) as result', [serviceId, suspensionDays]);
+  const result = rows[0]!.result;
+  const after = await findService(tx, serviceId);
+  if (result === 'not_due' || !after?.email) return result;
+  const to = after.email;
+  const price = before.price ?? '0';
+  const period = before.renews_at!.toISOString();
+  // A suspension paid for is the renewal it missed: the same mail, on the same key.
+  const renewed = (): [Mail, string] => [renewalMail({ to, name: after.name, amount: price, renewsAt: after.renews_at! }), `renewal:${serviceId}:${period}`];
+  const mails: Record<Exclude<RenewalOutcome, 'not_due'>, () => [Mail, string]> = {
+    renewed,
+    resumed: renewed,
+    suspended: () => [
+      suspensionMail({ to, name: after.name, price, balance: after.balance, terminatesAt: after.terminates_at! }),
+      `suspension:${serviceId}:${period}`,
+    ],
+    terminated: () => [terminationMail({ to, name: after.name }), `termination:${serviceId}:${period}`],
+    expired: () => [expiryMail({ to, name: after.name, price, balance: after.balance }), `expiry:${serviceId}:${period}`],
+  };
+  const [mail, key] = mails[result]();
+  await mailer.queue(tx, mail, { key });
+  return result;
+}
+
+/** Renews one due service, or ends its suspension (the sweep queues both), keyed by the sweep. */
 export const renewService = defineTask({
   name: 'renew-service',
   lane: 'upkeep',
   payload: z.object({ serviceId: z.uuid(), period: z.string().min(1) }),
-  async run({ serviceId, period }, { db, mailer }) {
-    await db.transaction(async (tx) => {
-      const before = await findService(tx, serviceId);
-      if (!before) return;
-      const { rows } = await tx.query<{ result: 'renewed' | 'expired' | 'not_due' }>('select private.renew_service($1) as result', [serviceId]);
-      const result = rows[0]!.result;
-      const after = await findService(tx, serviceId);
-      if (result === 'not_due' || !after?.email) return;
-      if (result === 'renewed') {
-        const mail = renewalMail({ to: after.email, name: after.name, amount: before.price ?? '0', renewsAt: after.renews_at! });
-        await mailer.queue(tx, mail, { key: `renewal:${serviceId}:${period}` });
-      } else {
-        const mail = expiryMail({ to: after.email, name: after.name, price: before.price ?? '0', balance: after.balance });
-        await mailer.queue(tx, mail, { key: `expiry:${serviceId}:${period}` });
-      }
-    });
+  async run({ serviceId }, { db, mailer, suspensionDays }) {
+    await db.transaction((tx) => renewAndMail(tx, mailer, serviceId, suspensionDays));
   },
 });

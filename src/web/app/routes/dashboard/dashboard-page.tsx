@@ -9,11 +9,13 @@ import { OverviewPage } from './overview-page';
 import { ServicePage } from './service-page';
 import { ServicesPage } from './services-page';
 import { SettingsPage } from './settings-page';
+import { TransactionsPage } from './transactions-page';
 
 const SECTIONS = [
   { path: paths.dashboard, title: 'Dashboard' },
   { path: paths.dashboardServices, title: 'Services' },
   { path: paths.dashboardBilling, title: 'Billing' },
+  { path: paths.dashboardBillingTransactions, title: 'Transactions' },
   { path: paths.dashboardSettings, title: 'Settings' },
   { path: paths.dashboardAccount, title: 'Account' },
 ] as const;
@@ -35,6 +37,7 @@ export default function DashboardPage() {
         <Route path="services" element={<ServicesPage user={user} />} />
         <Route path="services/:serviceId" element={<ServicePage user={user} />} />
         <Route path="billing" element={<BillingPage user={user} />} />
+        <Route path="billing/transactions" element={<TransactionsPage user={user} />} />
         <Route path="settings/:tab?" element={<SettingsPage user={user} />} />
         <Route path="account" element={<AccountPage user={user} />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />

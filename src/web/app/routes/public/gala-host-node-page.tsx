@@ -1,3 +1,4 @@
+import { SUSPENSION_DAYS } from '@shared/constants';
 import { Activity, Clock, RefreshCw, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -49,7 +50,7 @@ const comparison: { feature: string; us: string; vps: string; dedicated: string 
 const faq = [
   { q: 'What do I need to host a Gala node?', a: 'Your Gala API key and enough credit for the first month. Our Gala API Key guide shows how to get the key and keep it safe.' },
   { q: 'Can I run more than one node?', a: 'Yes. Each node is its own service with its own key, and each is charged separately from your balance.' },
-  { q: 'What happens if my balance runs out?', a: 'A service renews automatically only if your balance covers it. Otherwise it expires, and you can extend it again once you top up.' },
+  { q: 'What happens if my balance runs out?', a: `A service renews automatically only if your balance covers it. Otherwise it is suspended and its node stopped; a top-up within ${SUSPENSION_DAYS} days renews it and starts the same node again. After that it is terminated and its node removed.` },
 ];
 
 export default function GalaHostNodePage() {

@@ -21,6 +21,8 @@ export type Service = {
   provisioning_error?: string | null;
   /** The node monitor's last word on a live service's node; null when there is no node to watch (installing, failed, deleting). */
   node_state?: NodeState | null;
+  /** When a suspended service is terminated unless it is paid for; null otherwise. */
+  terminates_at?: string | null;
   /** The last sample that found the node online. */
   last_seen_at?: string | null;
 };

@@ -28,7 +28,7 @@ export function ServiceCard({ service, product, userEmail, layout }: { service: 
               {service.name}
             </Link>
           </h2>
-          <StatusBadge status={status} />
+          <StatusBadge status={status} terminatesAt={service.terminates_at} />
           <NodeStatus service={service} />
           <RenewalBadge renewsAt={service.renews_at} />
         </div>

@@ -3,7 +3,9 @@ import { Badge } from '@/components/ui/badge';
 import { useFormat } from '@/lib/format';
 import type { DisplayStatus } from '../service-status';
 
-export function StatusBadge({ status }: { status: DisplayStatus }) {
+/** The service's status; a suspension says the day it ends in termination, in the reader's format. */
+export function StatusBadge({ status, terminatesAt }: { status: DisplayStatus; terminatesAt?: string | null | undefined }) {
+  const f = useFormat();
   if (status === 'deleting') return <Badge variant="destructive">Deleting</Badge>;
   if (status === 'installing')
     return (
@@ -12,6 +14,12 @@ export function StatusBadge({ status }: { status: DisplayStatus }) {
       </Badge>
     );
   if (status === 'failed') return <Badge variant="destructive">Installation failed</Badge>;
+  if (status === 'suspended')
+    return (
+      <Badge variant="warning" title={terminatesAt ? f.dateTime(terminatesAt) : undefined}>
+        Suspended{terminatesAt && !Number.isNaN(Date.parse(terminatesAt)) && <> · terminates on {f.date(terminatesAt)}</>}
+      </Badge>
+    );
   if (status === 'expired') return <Badge variant="secondary">Expired</Badge>;
   return <Badge variant="success">Active</Badge>;
 }

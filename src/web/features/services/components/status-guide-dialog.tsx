@@ -12,7 +12,7 @@ const NODE_STATES: [NodeState, string][] = [
   ['online', 'The node is running. We check it around the clock.'],
   ['restarting', 'The node stopped and is being started again, automatically.'],
   ['offline', 'The node is not running and is not starting. We are on it, and e-mail you if it stays down.'],
-  ['stopped', 'The node is stopped because the service expired.'],
+  ['stopped', 'The node is stopped because the service is suspended or expired.'],
   ['unknown', 'We have not heard from the node in the last few minutes.'],
 ];
 
@@ -43,8 +43,15 @@ export function StatusGuideDialog() {
           <dd className="mt-1 text-muted-foreground">Your node is running and monitored around the clock.</dd>
         </div>
         <div>
+          <dt><StatusBadge status="suspended" /></dt>
+          <dd className="mt-1 text-muted-foreground">
+            The renewal found too little credit. The node is stopped but kept: add credit and the service renews on its own and the same node
+            starts again, or extend it. Unpaid by the day on its badge, it is terminated: the node is removed and the service leaves this list.
+          </dd>
+        </div>
+        <div>
           <dt><StatusBadge status="expired" /></dt>
-          <dd className="mt-1 text-muted-foreground">The paid period ended without enough balance to renew. Extend it to start it again.</dd>
+          <dd className="mt-1 text-muted-foreground">The paid period ended and the service was not renewed. Extend it to start it again.</dd>
         </div>
         <div>
           <dt><StatusBadge status="deleting" /></dt>
