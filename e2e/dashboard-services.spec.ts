@@ -278,7 +278,7 @@ describe('services journey', () => {
       'The node is running. We check it around the clock.',
       'The node stopped and is being started again, automatically.',
       'The node is not running and is not starting. We are on it, and e-mail you if it stays down.',
-      'The node is stopped because the service expired.',
+      'The node is stopped because the service is suspended or expired.',
       'We have not heard from the node in the last few minutes.',
     ]) {
       await guide.getByText(meaning).waitFor();

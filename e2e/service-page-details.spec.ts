@@ -46,9 +46,9 @@ describe('service page: the card and its history', () => {
     const id = await createService(user, 'town-p');
     await installNode(deps, id);
     await sweepNodes(deps);
-    // The first period is paid by the $10 left; the second finds no money and the service expires.
+    // The first period is paid by the $10 left; the second finds no money and the service is suspended.
     expect(await renewalDue(id, '1 minute')).toBe('renewed');
-    expect(await renewalDue(id, '2 days')).toBe('expired');
+    expect(await renewalDue(id, '2 days')).toBe('suspended');
     await stopService.run({ serviceId: id }, deps);
 
     const { page, errors } = await app.newPage(DESKTOP);
@@ -61,7 +61,7 @@ describe('service page: the card and its history', () => {
 
     await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
       'Stopped',
-      'Expired: the balance was too low to renew',
+      expect.stringMatching(/^Suspended: the balance was too low to renew; terminates on .+$/),
       expect.stringMatching(/^Renewed for 1 month until .+, \$10\.00 charged$/),
       'Node online',
       'Node installed',
@@ -78,7 +78,7 @@ describe('service page: the card and its history', () => {
     await expectToast(page, 'API key copied to clipboard');
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(GALA_KEY);
 
-    // Extended from the page with new funds: active again, the node started by the worker.
+    // Extended from the page with new funds (before the worker renews it on the credit): active again, the node started by the worker.
     await addCredits(app.server.deps.db, user.id, 10, 'Test top-up');
     await header.getByRole('button', { name: 'Extend town-p' }).click();
     const extend = page.getByRole('dialog', { name: 'Extend town-p' });

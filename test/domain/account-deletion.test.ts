@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
 import { addCredits } from '../../src/server/domain/credits';
 import { messages } from '../../src/shared/validation';
@@ -6,6 +6,7 @@ import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { purchase } from '../payments/helpers';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
 import { userClient } from '../rest/fixtures';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let s: Awaited<ReturnType<typeof startLifecycleServer>>;
 let admin: TestUser;
@@ -14,6 +15,8 @@ beforeAll(async () => {
   s = await startLifecycleServer({ PROVISION_INSTALL_SECONDS: '3', PAYMENT_PROVIDER: 'test' });
   admin = await createTestUser(s, { admin: true });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const deleteAccount = (u: TestUser, email: string | null) => u.client.rpc('delete_own_account', { p_email: email });
@@ -130,4 +133,15 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect((await admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 5, p_note: 'goodwill' })).error?.message).toBe('No such user');
   await expect(addCredits(s.deps.db, u.id, 5, 'goodwill')).rejects.toThrow('No such user');
   expect((await createUser(s.deps.db, { email: u.email, password: 'correct-horse-battery' })).id).not.toBe(u.id);
+});
+
+it('removes the stopped node of a suspended service with the account, instead of waiting for its termination', async () => {
+  const u = await createTestUser(s, { credits: 10 });
+  const serviceId = await createInstalled(u, 'held');
+  await s.deps.db.query(`update private.services set renews_at = now() - interval '1 minute' where id = $1`, [serviceId]);
+  const { rows } = await s.deps.db.query<{ outcome: string }>('select private.renew_service($1, 14) as outcome', [serviceId]);
+  expect(rows[0]!.outcome).toBe('suspended');
+  expect((await deleteAccount(u, u.email)).error).toBeNull();
+  await waitFor('the service to be deleted', async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1);
+  expect(await count('select 1 from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toBe(0);
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/users';
 import { addCredits } from '../../src/server/domain/credits';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let t: TestDatabase;
 let userId: string;
@@ -9,6 +10,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   userId = (await createUser(t.db, { email: 'credit@nodeharbor.test', password: 'correct-horse-battery' })).id;
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(t.db));
 afterAll(async () => {
   await t.db.close();
   await t.drop();

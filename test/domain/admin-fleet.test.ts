@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { simulateCrash, simulateOutage } from '../../src/server/provisioning/drivers/simulated';
@@ -6,6 +6,7 @@ import { installNode } from '../../src/server/provisioning/install-node';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The admin's fleet view (issue 16): every node, its state, owner, host, last seen and restarts.
 
@@ -34,6 +35,8 @@ beforeAll(async () => {
   await simulateOutage(s.deps.db, ids['f-offline']!, 30);
   await sweepNodes(deps);
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const fleet = (user: TestUser, args: Record<string, unknown> = {}) => user.client.rpc('admin_fleet', args);

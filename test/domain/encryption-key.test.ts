@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../src/server/paths';
 import { withClaims, type DbRole } from '../../src/server/db/with-claims';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The API key is encrypted at rest with a key the API roles can never read, directly or through
 // a function; only the owner of a service sees its key, decrypted.
@@ -20,6 +21,8 @@ beforeAll(async () => {
   const { rows } = await s.deps.db.query<{ raw: Buffer }>('select api_key_encrypted as raw from private.services where id = $1', [(data as { id: string }).id]);
   encrypted = rows[0]!.raw;
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 function as<T>(role: DbRole, sub: string | undefined, sql: string, params: unknown[] = []) {

@@ -1,8 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 type Actor = 'anon' | 'userA' | 'userAaal1' | 'userB' | 'admin';
 type Op = 'select' | 'insert' | 'update' | 'delete';
@@ -97,6 +98,8 @@ beforeAll(async () => {
     dev_access_users: { created_at: new Date().toISOString() },
   });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 /** Whether the actor was allowed: the row came back (select/update/delete), or the insert was not refused. */

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // One state per service (issue 14): its transitions, a failed installation and its retry, and the
 // paid period that starts when the node first runs.
@@ -9,6 +10,8 @@ let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 type Row = { state: string; is_installed: boolean; is_deleting: boolean; is_deleted: boolean; expired: boolean; provisioning_error: string | null; renews_at: string };

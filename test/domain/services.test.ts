@@ -1,13 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 type Svc = { id: string; name: string; api_key: string; renews_at: string | null; is_installed: boolean; reused: boolean; charged: number };
@@ -314,19 +317,31 @@ describe("the worker's side of the lifecycle", () => {
     ]);
   });
 
-  it('marks a due service expired when the balance is short, and extending brings it back', async () => {
+  it('suspends a due service when the balance is short, and extending brings it back with its node started', async () => {
     const u = await createTestUser(s, { credits: 15 });
     const svc = (await create(u, 'short-renew')).data as Svc;
     await install(svc.id);
     await s.deps.db.query(`update private.services set renews_at = now() - interval '1 minute' where id = $1`, [svc.id]);
-    expect((await s.serviceClient().rpc('renew_service', { p_service_id: svc.id })).data).toBe('expired');
+    expect((await s.serviceClient().rpc('renew_service', { p_service_id: svc.id })).data).toBe('suspended');
     expect(await balance(u)).toBe(5);
     expect((await s.serviceClient().rpc('due_service_renewals')).data).not.toContain(svc.id);
+    const suspended = await u.client.from('services').select('state, expired, terminates_at').eq('id', svc.id).single();
+    expect(suspended.data).toMatchObject({ state: 'suspended', expired: true });
+    // Not before its end: a repeated call does nothing.
+    expect((await s.serviceClient().rpc('renew_service', { p_service_id: svc.id })).data).toBe('not_due');
     const ext = await u.client.rpc('extend_service_expiration', { p_service_id: svc.id, p_product_id: MASTER_NODE, p_months: 1 });
     expect(ext.error?.message).toBe('This product cannot extend this service');
+    // No worker runs here: the resumption the credit queues waits, and the owner extends first.
     await s.serviceClient().rpc('update_user_credits', { p_user_id: u.id, p_amount: 5, p_transaction_type: 'purchase', p_description: 'Top-up' });
     const back = await u.client.rpc('extend_service_expiration', { p_service_id: svc.id, p_product_id: TOWN_STAR, p_months: 1 });
-    expect(back.data).toMatchObject({ expired: false });
+    expect(back.data).toMatchObject({ expired: false, state: 'active', terminates_at: null });
+    const { rows: jobs } = await s.deps.db.query<{ task: string }>(
+      `select task from nodeharbor.jobs where payload->>'serviceId' = $1 or payload->>'userId' = $2 order by id`,
+      [svc.id, u.id],
+    );
+    expect(jobs.map((j) => j.task).slice(-3)).toEqual(['stop-service', 'resume-services', 'start-service']);
+    // The queued resumption, run late, finds nothing suspended to renew.
+    expect((await s.serviceClient().rpc('renew_service', { p_service_id: svc.id })).data).toBe('not_due');
     expect(await balance(u)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyError, createServiceError, messages, parseProperties, serviceNameError } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // One table of cases, run through the shared zod module (the forms) and the SQL (the database).
 const names: [string, string | null][] = [
@@ -86,6 +87,8 @@ describe('validation agrees between the forms and the database', () => {
     u = await createTestUser(s, { credits: 8 });
     await u.client.rpc('create_service_securely', { p_name: 'Taken', p_description: null, p_api_key: LICENCE_KEY, p_product_id: MASTER_NODE });
   });
+  // Money moves here: every balance stays its ledger's sum.
+  afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(() => s.stop());
 
   it.each(names)('service name %j', async (name, expected) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_LINES, REDACTED } from '../../src/shared/node-health';
 import { messages } from '../../src/shared/validation';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
@@ -9,6 +9,7 @@ import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { forceServiceState } from '../helpers/service-state';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // node-logs (issue 16): a node's last lines for its owner or an admin, the key never among them.
 
@@ -32,6 +33,8 @@ beforeAll(async () => {
   serviceId = (data as { id: string }).id;
   await installNode(deps, serviceId);
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const logs = (user: TestUser | undefined, body: unknown) => invokeFunction(user ? user.client : s.client(), 'node-logs', body);

@@ -1,7 +1,8 @@
 import type { FunctionsHttpError } from '@supabase/supabase-js';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let s: TestServer;
 let owner: TestUser;
@@ -12,6 +13,8 @@ beforeAll(async () => {
   const { data } = await owner.client.rpc('create_service_securely', { p_name: 'mail-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
   serviceId = (data as { id: string }).id;
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 async function invoke(u: { client: TestUser['client'] }, body: Record<string, unknown>) {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, TOWN_STAR } from '../helpers/users';
 import { jobsOf } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // A node that no engine could run fails its installation at once, with a reason its owner can act on.
 
@@ -14,6 +15,8 @@ beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PROVISION_INSTALL_SECONDS: '0', INSTALL_SETTLE_SECONDS: '0' });
   deps = await createJobDeps(s.deps);
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 it('fails a service without a plan, and one whose plan has no image, naming why', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nodeEventText } from '../../src/shared/node-health';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
@@ -8,6 +8,7 @@ import { sweepNodes } from '../../src/server/provisioning/node-monitor';
 import { forceServiceState } from '../helpers/service-state';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The node monitor on the simulated engine, through the API as owners read it (issue 16);
 // test/docker/ runs the same against a real Swarm.
@@ -29,6 +30,8 @@ beforeAll(async () => {
   owner = await createTestUser(s, { credits: 100 });
   other = await createTestUser(s, { credits: 100 });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const sql = async <T>(text: string, params: unknown[] = []) => (await s.deps.db.query<T>(text, params)).rows;

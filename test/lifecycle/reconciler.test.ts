@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
@@ -7,6 +7,7 @@ import { reconcileNodes } from '../../src/server/provisioning/reconciler';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The reconciler against the simulated engine (its nodes are rows of nodeharbor.simulated_nodes);
 // test/docker/ runs the same repairs against a real Swarm.
@@ -19,6 +20,8 @@ beforeAll(async () => {
   deps = await createJobDeps(s.deps);
   owner = await createTestUser(s, { credits: 100 });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text, params).then((r) => r.rows);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { addCredits } from '../../src/server/domain/credits';
 import { enqueue } from '../../src/server/jobs/queue';
 import { createTestUser, GALA_KEY, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
 import { jobsOf, queueIsIdle, startLifecycleServer, startSmtp, waitFor } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let s: Awaited<ReturnType<typeof startLifecycleServer>>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -15,6 +16,8 @@ beforeAll(async () => {
   owner = await createTestUser(s, { credits: 25 });
   serviceId = await activeService(owner, 'renewing');
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(async () => {
   await s.stop();
   await smtp.stop();
@@ -28,8 +31,8 @@ async function activeService(u: TestUser, name: string): Promise<string> {
   return id;
 }
 async function serviceRow(id: string) {
-  const { rows } = await s.deps.db.query<{ renews_at: Date; expired: boolean; is_installed: boolean }>(
-    'select renews_at, expired, is_installed from private.service_rows where id = $1',
+  const { rows } = await s.deps.db.query<{ renews_at: Date; expired: boolean; is_installed: boolean; state: string; terminates_at: Date | null }>(
+    'select renews_at, expired, is_installed, state::text as state, terminates_at from private.service_rows where id = $1',
     [id],
   );
   return rows[0]!;
@@ -55,6 +58,9 @@ async function renewedDetails(u: TestUser, id: string) {
 }
 async function nodeState(id: string) {
   return (await s.deps.db.query<{ state: string }>('select state from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.state;
+}
+async function installs(id: string) {
+  return (await s.deps.db.query<{ installs: number }>('select installs from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.installs;
 }
 /** Two sweeps made visible at once, as two workers' schedules could make them. */
 async function sweepTwice() {
@@ -93,26 +99,34 @@ it('renews a due service at the period boundary once, however often the sweep ru
   expect(smtp.mails.filter((m) => m.subject === mail.subject)).toHaveLength(1);
 });
 
-it('expires a due service the balance cannot cover, stops its node and tells the owner', async () => {
+it('suspends a due service the balance cannot cover, stops its node (kept) and tells the owner once', async () => {
   await setRenewsAt(serviceId, `now() - interval '1 minute'`);
   await sweepTwice();
-  expect((await serviceRow(serviceId)).expired).toBe(true);
+  await sweepTwice();
+  const row = await serviceRow(serviceId);
+  expect(row).toMatchObject({ state: 'suspended', expired: true });
+  // SUSPENSION_DAYS (14 by default) from now.
+  expect(row.terminates_at!.getTime()).toBeGreaterThan(Date.now() + 13.9 * 86_400_000);
+  expect(row.terminates_at!.getTime()).toBeLessThan(Date.now() + 14.1 * 86_400_000);
   expect(await renewalCharges(serviceId)).toHaveLength(1);
   expect(await balance(owner.id)).toBe('5.00');
   await waitFor('the node to stop', async () => (await nodeState(serviceId)) === 'stopped');
-  expect((await events(owner, serviceId)).slice(-2)).toEqual(['expired', 'stopped']);
-  const mail = await waitFor('the expiry mail', async () => smtp.mails.find((m) => m.subject === 'Your service renewing has expired'));
+  expect((await events(owner, serviceId)).slice(-2)).toEqual(['suspended', 'stopped']);
+  const mail = await waitFor('the suspension mail', async () => smtp.mails.find((m) => m.subject === 'Your renewing service is suspended'));
   expect(mail.to).toEqual([owner.email]);
+  expect(mail.raw).toContain('$5.00');
+  expect(smtp.mails.filter((m) => m.subject === mail.subject)).toHaveLength(1);
 });
 
-it('starts the node again when the expired service is extended', async () => {
+it('renews the suspended service on a top-up and starts the same node', async () => {
   await addCredits(s.deps.db, owner.id, 20, 'Top-up');
-  const { error } = await owner.client.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
-  expect(error).toBeNull();
-  expect((await serviceRow(serviceId)).expired).toBe(false);
+  // The credit alone renews it (decision 020): the period's one charge.
+  await waitFor('the resumption', async () => (await serviceRow(serviceId)).state === 'active');
   await waitFor('the node to run', async () => (await nodeState(serviceId)) === 'running');
-  expect((await events(owner, serviceId)).slice(-3)).toEqual(['extended', 'start_requested', 'started']);
+  expect(await renewalCharges(serviceId)).toHaveLength(2);
+  expect(await installs(serviceId)).toBe(1);
   expect(await balance(owner.id)).toBe('15.00');
+  expect((await events(owner, serviceId)).slice(-3)).toEqual(['renewed', 'start_requested', 'started']);
 });
 
 it('warns once per period, three days before a renewal the balance cannot cover', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
@@ -7,6 +7,7 @@ import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 import { jobsOf, queueIsIdle, startLifecycleServer, waitFor } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // Changing a service's key and renaming it (issue 17), through supabase-js against the real
 // server and its worker on the simulated driver: the rules, who may, and what reaches the node.
@@ -15,6 +16,8 @@ let s: Awaited<ReturnType<typeof startLifecycleServer>>;
 beforeAll(async () => {
   s = await startLifecycleServer();
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const NEW_KEY = `${'B'.repeat(43)}=`;

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
 import { jobsOf, startLifecycleServer, startSmtp, waitFor } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 let s: Awaited<ReturnType<typeof startLifecycleServer>>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -12,6 +13,8 @@ beforeAll(async () => {
   owner = await createTestUser(s, { credits: 30 });
   stranger = await createTestUser(s);
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(async () => {
   await s.stop();
   await smtp.stop();

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { enqueue } from '../../src/server/jobs/queue';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
 import { jobsOf, queueIsIdle, startLifecycleServer, startSmtp, waitFor } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The mails the worker sends when a node becomes active and when a service expires: each once,
 // however often its job runs.
@@ -15,6 +16,8 @@ beforeAll(async () => {
   s = await startLifecycleServer({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://localhost:9999' });
   owner = await createTestUser(s, { credits: 10 });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(async () => {
   await s.stop();
   await smtp.stop();
@@ -48,7 +51,7 @@ it('mails the owner once when the node becomes active, with its paid period and 
   expect(outbox).toHaveLength(1);
 });
 
-it('mails the owner once when the service expires, however often the renewal runs', async () => {
+it('mails the owner once when the service is suspended, however often the renewal runs', async () => {
   // The $10 went on the first period: nothing is left for the next.
   await s.deps.db.query(`update private.services set renews_at = now() - interval '1 minute' where id = $1`, [serviceId]);
   const sweep = async () => {
@@ -56,14 +59,15 @@ it('mails the owner once when the service expires, however often the renewal run
     await idle();
   };
   await sweep();
-  const mail = await waitFor('the expiry mail', async () => mailsWith('Your service mail-node has expired')[0]);
+  const mail = await waitFor('the suspension mail', async () => mailsWith('Your mail-node service is suspended')[0]);
   expect(mail.to).toEqual([owner.email]);
-  expect(textOf(mail.raw)).toContain('it costs $10.00 and your balance is $0.00. Its node has been stopped.');
+  expect(textOf(mail.raw)).toContain('it costs $10.00 and your balance is $0.00. Its node has been stopped, and is kept until');
+  expect(textOf(mail.raw)).toContain('Add at least $10.00');
   const [job] = await jobsOf(s.deps.db, 'renew-service');
   await enqueue(s.deps.db, 'renew-service', job!.payload);
   await sweep();
   await idle();
-  expect(mailsWith('Your service mail-node has expired')).toHaveLength(1);
+  expect(mailsWith('Your mail-node service is suspended')).toHaveLength(1);
 });
 
 it('mails again when a reused service becomes active: a new installation is a new mail', async () => {

@@ -1,11 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/shared/validation';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { sendRecovery } from '../../src/server/jobs/tasks/send-recovery';
 import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The admin's page of one user (issue 19, migration 0024): what it reads, what it does, the audit
 // entry of each change, and every refusal, which changes nothing.
@@ -19,6 +20,8 @@ beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
   admin = await createTestUser(s, { admin: true });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const rpc = async <T>(client: SupabaseClient, fn: string, args: Record<string, unknown>) => {

@@ -1,11 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/shared/validation';
 import { invokeFunction } from '../helpers/functions';
 import { runDueJobs } from '../helpers/jobs';
 import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // Issue 19: what an operator did with the CLI, from the admin area: creating a user (audited with
 // the admin, address and user agent), and reading the contact messages and the mail outbox.
@@ -25,6 +26,8 @@ beforeAll(async () => {
   await verifyNewFactor(second);
   guarded = { aal2: second.client, aal1: await signInAal1(s, second) };
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const USER_AGENT = 'NodeHarbor admin test/1.0';

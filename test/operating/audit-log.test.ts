@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { addCredits } from '../../src/server/domain/credits';
 import { grantRole, revokeRole } from '../../src/server/domain/roles';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 // The admin audit log (issue 19): every admin action appended, with actor, target, before and
 // after, address and user agent; nobody, an admin or the table's owner included, changes a row.
@@ -18,6 +19,8 @@ beforeAll(async () => {
   admin = await createTestUser(s, { admin: true });
   owner = await createTestUser(s, { credits: 50 });
 });
+// Money moves here: every balance stays its ledger's sum.
+afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const log = async (args: Record<string, unknown> = {}) => {

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { openPostgres } from '../../src/server/db/postgres';
 import { createHttpServer } from '../../src/server/http/http-server';
@@ -16,6 +16,7 @@ import { parseMetrics, samplesOf, sampleValue } from '../helpers/prometheus';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 import { createService, createTestUser } from '../helpers/users';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 const TOKEN = 'metrics-token-for-the-tests-0123456789';
 
@@ -44,6 +45,8 @@ describe('/metrics without METRICS_TOKEN', () => {
   beforeAll(async () => {
     s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
   });
+  // Money moves here: every balance stays its ledger's sum.
+  afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(async () => {
     if (outside) await new Promise((r) => outside!.close(r));
     await s.stop();

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { age, balance, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
 import { startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 describe('purchase-credits through PayPal (local stand-in)', () => {
   let paypal: PayPalStandIn;
@@ -26,8 +27,9 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
       { logLines },
     );
   });
-  afterEach(() => {
+  afterEach(async () => {
     paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid' };
+    await expectLedgerBalanced(s.deps.db);
   });
   afterAll(async () => {
     await s.stop();

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { FunctionsHttpError } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withClaims } from '../../src/server/db/with-claims';
 import { schedules } from '../../src/server/jobs/registry';
 import { startWorker } from '../../src/server/jobs/worker';
@@ -10,6 +10,7 @@ import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { age, balance, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
+import { expectLedgerBalanced } from '../helpers/ledger';
 
 describe('purchase-credits with the built-in test provider', () => {
   let s: TestServer;
@@ -18,6 +19,7 @@ describe('purchase-credits with the built-in test provider', () => {
     s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
     user = await createTestUser(s);
   });
+  afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(() => s.stop());
 
   async function start(amount: number) {
@@ -263,6 +265,7 @@ describe('purchase-credits when the receipt cannot be sent', () => {
     // Nothing listens on port 1: the SMTP relay refuses every "payment received" e-mail.
     s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', SMTP_URL: 'smtp://127.0.0.1:1' });
   });
+  afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(() => s.stop());
 
   it('still credits the purchase and reports success; the receipt waits in the queue for the relay', async () => {
@@ -284,6 +287,7 @@ describe('purchase-credits rate limit', () => {
   beforeAll(async () => {
     s = await startTestServer();
   });
+  afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(() => s.stop());
 
   it('opens at most 20 orders per user in ten minutes, then answers 429 with Retry-After', async () => {

@@ -18,6 +18,8 @@ export const paths = {
   /** One service's page (the node alert e-mails link here too). */
   dashboardService: (serviceId: string) => `/dashboard/services/${serviceId}`,
   dashboardBilling: '/dashboard/billing',
+  /** Billing's whole ledger; its filters and page ride in the query string. */
+  dashboardBillingTransactions: '/dashboard/billing/transactions',
   dashboardSettings: '/dashboard/settings',
   /** A Settings tab by its own address, so a reload or a link keeps it. */
   dashboardSettingsTab: (tab: string) => `/dashboard/settings/${tab}`,

@@ -10,6 +10,12 @@ export function dayStart(day: string, timeZone: string): string {
   return new Date(midnight - offsetAt(first, timeZone)).toISOString();
 }
 
+/** The calendar day after `day` ("2026-02-28" → "2026-03-01"): a "to" day's end is the next day's start. */
+export function nextDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
 /** How far ahead of UTC a time zone's clocks are at instant `t` (ms), read back from how the zone shows `t`. */
 function offsetAt(t: number, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {

@@ -1,10 +1,11 @@
+import type { TransactionType } from '@shared/ledger';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { adminUserKey } from './get-admin-user';
 
 export type UserTransaction = {
   id: string;
-  type: 'purchase' | 'service_charge' | 'refund' | 'admin_credit';
+  type: TransactionType;
   description: string;
   amount: number;
   service_id: string | null;

@@ -8,11 +8,11 @@ import { Pagination } from '@/components/ui/pagination';
 import { QueryState } from '@/components/ui/query-state';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { paths } from '@/config/paths';
-import { dayStart } from '@/lib/day-start';
+import { dayStart, nextDay } from '@/lib/day-start';
 import { useFormat, useFormatPrefs } from '@/lib/format';
 import { useAuditLog, type AuditEntry } from '../api/get-audit-log';
 import { describeChange } from './audit-change';
-import { PageCount } from './page-count';
+import { PageCount } from '@/components/ui/page-count';
 import { Truncated } from './truncated';
 
 /** admin_audit_log refuses a longer text filter. */
@@ -34,11 +34,6 @@ function readFilters(params: URLSearchParams) {
   };
 }
 type Filters = ReturnType<typeof readFilters>;
-
-const nextDay = (day: string) => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-};
 
 // Sorted by what a person reads, not by the stored name.
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTION_LABELS).sort(([, a], [, b]) => a.localeCompare(b));

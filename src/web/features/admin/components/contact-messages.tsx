@@ -7,7 +7,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { useFormat } from '@/lib/format';
 import { useContactMessages } from '../api/get-contact-messages';
-import { PageCount } from './page-count';
+import { PageCount } from '@/components/ui/page-count';
 
 /** What visitors sent through the public contact form, newest first. */
 export function ContactMessages() {

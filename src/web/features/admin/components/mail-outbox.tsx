@@ -11,7 +11,7 @@ import { TableScroll } from '@/components/ui/table-scroll';
 import { useFormat } from '@/lib/format';
 import { useMailOutbox } from '../api/get-mail-outbox';
 import { MailDialog } from './mail-dialog';
-import { PageCount } from './page-count';
+import { PageCount } from '@/components/ui/page-count';
 
 /** Every mail the server sent or kept, newest first, searchable by recipient; a body only on demand (MailDialog). */
 export function MailOutbox() {

@@ -1,15 +1,9 @@
+import { TRANSACTION_TYPE_LABELS } from '@shared/ledger';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { useFormat } from '@/lib/format';
 import type { Paged, UserTransaction } from '../api/get-user-transactions';
 import { PagedCard } from './paged-card';
-
-const TYPES: Record<UserTransaction['type'], string> = {
-  purchase: 'Purchase',
-  service_charge: 'Service charge',
-  refund: 'Refund',
-  admin_credit: 'Admin credit',
-};
 
 /** Every credit transaction of the user, newest first, in pages. */
 export function UserLedger({ query, page, onPage }: { query: UseQueryResult<Paged<UserTransaction>>; page: number; onPage: (page: number) => void }) {
@@ -32,7 +26,7 @@ export function UserLedger({ query, page, onPage }: { query: UseQueryResult<Page
               {rows.map((t) => (
                 <tr key={t.id}>
                   <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(t.created_at)}</td>
-                  <td className="py-2 pr-4">{TYPES[t.type]}</td>
+                  <td className="py-2 pr-4">{TRANSACTION_TYPE_LABELS[t.type]}</td>
                   <td className="max-w-xs break-words py-2 pr-4">{t.description}</td>
                   <td className="py-2 pr-4">{t.service_name}</td>
                   <td className={`whitespace-nowrap py-2 text-right font-medium ${t.amount < 0 ? 'text-destructive' : ''}`}>{f.money(t.amount)}</td>

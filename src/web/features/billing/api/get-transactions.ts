@@ -1,10 +1,11 @@
 import { TRANSACTIONS_LOADED } from '@shared/constants';
+import type { TransactionType } from '@shared/ledger';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 
 export type Transaction = {
   id: string;
-  type: 'purchase' | 'service_charge' | 'refund' | 'admin_credit';
+  type: TransactionType;
   description: string;
   amount: number;
   created_at: string;

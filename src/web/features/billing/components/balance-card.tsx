@@ -1,5 +1,7 @@
 import { TRANSACTIONS_SHOWN } from '@shared/constants';
+import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
+import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useBalance } from '../api/get-balance';
@@ -49,6 +51,9 @@ export function BalanceCard({ userId }: { userId: string }) {
           </li>
         ))}
       </ul>
+      <Link to={paths.dashboardBillingTransactions} className="mt-2 inline-block text-sm font-medium text-primary underline-offset-4 hover:underline">
+        View all transactions
+      </Link>
     </Card>
   );
 }
