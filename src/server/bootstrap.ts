@@ -37,6 +37,6 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   const keys = await createKeys(secrets.jwtSecret, `${config.publicUrl}/auth/v1`);
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const payments = createPaymentProvider(config, db, logger);
-  return { config, db, keys, encryptionKeys, logger, mailer, payments };
+  return { config, db, keys, encryptionKeys, logger, mailer, payments, seller: config.seller };
 }
 

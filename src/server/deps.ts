@@ -6,6 +6,7 @@ import type { Logger } from './http/logger';
 import type { Mailer } from './mail/mailer';
 import type { PaymentProvider } from './payments/provider';
 import type { Lifecycle } from './shutdown';
+import type { Seller } from '../shared/billing-documents';
 
 /** Everything a route needs, built once by main.ts and the same way by the tests. */
 export type AppDeps = {
@@ -18,6 +19,8 @@ export type AppDeps = {
   mailer: Mailer;
   /** PayPal, or the built-in test provider when PAYPAL_* is not set. */
   payments: PaymentProvider;
+  /** Who issues receipts and credit notes (BILLING_*). */
+  seller: Seller;
   /** The built front end; absent in API-only tests. */
   webDir?: string;
   /** Set by npm start: /healthz answers 503 once it is stopping. */

@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { SUSPENSION_DAYS } from '../shared/constants';
+import { SELLER_NAME, type Seller } from '../shared/billing-documents';
 import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS } from './db/postgres';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
@@ -77,6 +78,21 @@ const secret = (name: string, minLength: number) =>
         return z.NEVER;
       }
       return v;
+    });
+
+/** Free text up to `max` characters; "\\n" in it is a line break, as one-line .env files need. */
+const text = (name: string, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const t = v?.replaceAll('\\n', '\n').trim();
+      if (!t) return undefined;
+      if (t.length > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be at most ${max} characters` });
+        return z.NEVER;
+      }
+      return t;
     });
 
 const email = (name: string) =>
@@ -201,6 +217,9 @@ const schema = z.object({
   INSTALL_SETTLE_SECONDS: int('INSTALL_SETTLE_SECONDS', 10, 0, 600),
   // At most 365, as private.renew_service takes.
   SUSPENSION_DAYS: int('SUSPENSION_DAYS', SUSPENSION_DAYS, 1, 365),
+  BILLING_COMPANY_NAME: text('BILLING_COMPANY_NAME', 200),
+  BILLING_ADDRESS: text('BILLING_ADDRESS', 500),
+  BILLING_TAX_ID: text('BILLING_TAX_ID', 50),
   RECONCILE_INTERVAL_SECONDS: int('RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
   // At most 120: a sample older than five minutes reads as unknown (migration 0019).
   NODE_MONITOR_INTERVAL_SECONDS: int('NODE_MONITOR_INTERVAL_SECONDS', 30, 1, 120),
@@ -305,6 +324,8 @@ export type Config = {
   reconcileIntervalSeconds: number;
   /** Days a service the balance could not renew stays suspended before it is terminated. */
   suspensionDays: number;
+  /** Who issues receipts and credit notes (BILLING_*); copied into each document as it is issued. */
+  seller: Seller;
   /** Scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP); undefined: none. */
   backups: { dir: string; everyHours: number; keep: number } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -453,6 +474,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS,
     suspensionDays: e.SUSPENSION_DAYS,
+    seller: { name: e.BILLING_COMPANY_NAME ?? SELLER_NAME, address: e.BILLING_ADDRESS ?? null, taxId: e.BILLING_TAX_ID ?? null },
     backups: e.BACKUP_DIR?.trim() ? { dir: e.BACKUP_DIR.trim(), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP } : undefined,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,

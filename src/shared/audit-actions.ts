@@ -2,6 +2,7 @@
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'credit.add': 'Credit added',
   'mail.read': 'Mail read',
+  'purchase.refund': 'Purchase refunded',
   'role.admin.grant': 'Admin role granted',
   'role.admin.revoke': 'Admin role revoked',
   'role.dev_access.grant': 'Dev access granted',

@@ -30,6 +30,8 @@ export const TOP_UP_MAX = 10_000;
 export const ADMIN_CREDIT_MAX = 10_000_000_000;
 /** The note an admin gives with added credit, shown in the user's billing history. */
 export const ADMIN_CREDIT_NOTE_MAX = 500;
+/** A refund's reason, as credit_refunds.reason takes it. */
+export const REFUND_REASON_MAX = 500;
 
 /** Monthly products extend by 1 to 6 months; others (quarterly) by 1 or 2 units of 3 months. */
 export const MONTHLY_INTERVAL = '1 MONTH';

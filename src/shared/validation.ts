@@ -16,6 +16,7 @@ import {
   MONTHLY_INTERVAL,
   PASSWORD_MIN,
   PROFILE_FULL_NAME_MAX,
+  REFUND_REASON_MAX,
   SERVICE_NAME_MAX,
   SERVICE_NAME_MIN,
   TOP_UP_MAX,
@@ -77,6 +78,9 @@ export const messages = {
   topUpMismatch: 'The amount and the credits must be the same',
   /** Admin › Add credit, in admin_add_credit's words. */
   adminCreditAmount: 'The amount must be a positive number of dollars with at most two decimals',
+  refundAmount: 'The refund must be a positive number of dollars with at most two decimals',
+  refundReasonLong: `The reason must be at most ${REFUND_REASON_MAX} characters`,
+  unknownPurchase: 'Purchase not found',
   adminCreditNote: `A note of 1 to ${ADMIN_CREDIT_NOTE_MAX} characters is required`,
   /** Admin › Create user. */
   userExists: 'A user with this email address already exists',
@@ -304,6 +308,21 @@ export function adminCreditErrors(amount: number, note: string): { amount: strin
 function isCreditAmount(amount: number): boolean {
   // 0.07 * 100 is 7.000000000000001 in floating point: whole cents within a rounding error.
   return Number.isFinite(amount) && amount > 0 && Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
+}
+
+/**
+ * Admin › Refund (the refund-purchase function's body): what is left to refund of the purchase is
+ * the database's to check (private.begin_refund), against the rows it locks.
+ */
+export const refundPurchaseSchema = z.object({
+  purchase_id: z.string().refine(isUuidText, messages.unknownPurchase),
+  amount: z.number({ error: messages.refundAmount }).refine(isCreditAmount, messages.refundAmount),
+  reason: z.string().trim().max(REFUND_REASON_MAX, messages.refundReasonLong).optional().default(''),
+});
+export type RefundPurchaseInput = z.input<typeof refundPurchaseSchema>;
+
+function isUuidText(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 
 /**

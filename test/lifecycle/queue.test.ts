@@ -107,6 +107,7 @@ function deps(db: Database): JobDeps {
     suspensionDays: 14,
     nodes: { images: {}, installTimeoutSeconds: 600, settleSeconds: 0, monitorIntervalSeconds: 30, downAlertMinutes: 10, alertsPerHour: 5 },
     payments: createTestProvider(db),
+    seller: { name: 'NodeHarbor', address: null, taxId: null },
     publicUrl: 'http://127.0.0.1',
   };
 }

@@ -8,6 +8,7 @@ import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
 import { nodeLogs } from './node-logs';
 import { purchaseCredits } from './purchase-credits';
+import { refundPurchase } from './refund-purchase';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
@@ -16,6 +17,7 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
   'contact-settings': contactSettings,
   'node-logs': nodeLogs,
   'purchase-credits': purchaseCredits,
+  'refund-purchase': refundPurchase,
   'send-sqs-message': sendSqsMessage,
 };
 

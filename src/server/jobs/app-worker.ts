@@ -21,11 +21,11 @@ async function checkNodeImages(db: Database, images: Readonly<Record<string, str
 
 /** What the worker's tasks use, from the app's dependencies and the provisioner PROVISIONER names. */
 export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
-  const { config, db, logger, mailer, payments } = deps;
+  const { config, db, logger, mailer, payments, seller } = deps;
   await checkNodeImages(db, config.nodes.images);
   const provisioner = await provisionerFor(config, db);
   const backups = config.backups && { dir: config.backups.dir, keep: config.backups.keep, source: backupSource(deps) };
-  return { db, logger, mailer, payments, provisioner, nodes: config.nodes, suspensionDays: config.suspensionDays, publicUrl: config.publicUrl, backups };
+  return { db, logger, mailer, payments, seller, provisioner, nodes: config.nodes, suspensionDays: config.suspensionDays, publicUrl: config.publicUrl, backups };
 }
 
 /** The worker as npm start and npm run worker run it, configured from the environment. */

@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer';
 import type { PaymentProvider } from '../payments/provider';
 import type { NodeSettings } from '../provisioning/node-settings';
 import type { Provisioner } from '../provisioning/provisioner';
+import type { Seller } from '../../shared/billing-documents';
 
 /** What a task handler may use. */
 export type JobDeps = {
@@ -15,6 +16,8 @@ export type JobDeps = {
   provisioner: Provisioner;
   nodes: NodeSettings;
   payments: PaymentProvider;
+  /** Who issues receipts and credit notes (BILLING_*). */
+  seller: Seller;
   /** SUSPENSION_DAYS: how long an unrenewed service stays suspended before it is terminated. */
   suspensionDays: number;
   /** Where the site is (PUBLIC_URL): links in the mails jobs send. */

@@ -3,6 +3,7 @@ import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
 import { PaymentProviderError } from './provider';
 import { closePurchase, findPurchase } from './purchases';
+import { bookRefundEvent } from './refunds';
 import { captureAndCredit, closeOrder, credit, type Settlement } from './settle';
 import { testApprovalPage } from './test-approval-page';
 import { decideTestOrder, findTestOrder } from './test-provider';
@@ -67,10 +68,16 @@ export function paymentRoutes(deps: AppDeps): Hono {
         logger.warn('paypal webhook refused: not verified');
         return c.json({ error: 'Webhook signature could not be verified' }, 400);
       }
+      if (event.kind === 'ignored') return c.json({ received: true });
+      if (event.kind === 'refunded') {
+        // Another shop's capture is not ours to book: acknowledged and left alone.
+        if ((await bookRefundEvent(deps, event)).outcome === 'unknown') logger.info('paypal refund of a capture not ours', { refund_id: event.refundId });
+        return c.json({ received: true });
+      }
       // The PayPal app may serve other shops too: never capture an order that is not one of ours.
-      if (event.kind === 'ignored' || !(await findPurchase(db, { orderId: event.orderId }))) return c.json({ received: true });
+      if (!(await findPurchase(db, { orderId: event.orderId }))) return c.json({ received: true });
       if (event.kind === 'approved') await captureAndCredit(deps, event.orderId);
-      else if (event.kind === 'captured') await credit(deps, event.orderId, event.capturedCents);
+      else if (event.kind === 'captured') await credit(deps, event.orderId, event.capturedCents, event.captureId);
       else if (event.kind === 'closed') await closeOrder(deps, event.orderId, event.status);
       return c.json({ received: true });
     } catch (e) {

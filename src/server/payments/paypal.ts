@@ -1,3 +1,4 @@
+import { isUuid } from '../auth/users';
 import type { PayPalConfig } from '../env';
 import { parseJsonBody } from '../http/json-body';
 import type { Logger } from '../http/logger';
@@ -183,6 +184,37 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
       throw failure('POST', path, r.status, r.body);
     },
 
+    async refund({ orderId, captureId, cents, refundId }) {
+      let capture = captureId;
+      if (!capture) {
+        const order = await fetchOrder(orderId);
+        capture = order?.purchase_units?.[0]?.payments?.captures?.[0]?.id ?? null;
+        if (!capture) return { status: 'refused', reason: `PayPal has no capture for order ${orderId}` };
+      }
+      const path = `/v2/payments/captures/${encodeURIComponent(capture)}/refund`;
+      const r = await api('POST', path, {
+        // The same refund id makes PayPal answer the same refund if this request is retried.
+        requestId: `refund-${refundId}`,
+        body: { amount: { currency_code: 'USD', value: centsToDollars(cents) }, custom_id: refundId },
+      });
+      if (r.status === 200 || r.status === 201) {
+        const b = r.body as { id?: unknown; status?: unknown; amount?: { value?: unknown } };
+        if (typeof b.id !== 'string') throw new PaymentProviderError('PayPal answered a refund without its id', false);
+        if (b.status === 'COMPLETED') {
+          const refunded = dollarsToCents(b.amount?.value);
+          return { status: 'completed', providerRefundId: b.id, cents: Number.isNaN(refunded) ? cents : refunded };
+        }
+        if (b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id };
+        return { status: 'refused', reason: `PayPal's refund is ${typeof b.status === 'string' ? b.status : 'in an unknown state'}` };
+      }
+      const issue = (r.body as PayPalErrorBody).details?.[0]?.issue;
+      if (r.status === 422 && issue) {
+        logger.info('paypal refund refused', { order_id: orderId, issue });
+        return { status: 'refused', reason: `PayPal refused the refund (${issue})` };
+      }
+      throw failure('POST', path, r.status, r.body);
+    },
+
     async verifyWebhook(headers, rawBody) {
       const h = (name: string) => headers[name] ?? '';
       const fields = {
@@ -211,7 +243,7 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
 
 /** The path without ids, for messages and logs. */
 function route(path: string): string {
-  return path.replace(/\/orders\/[^/]+/, '/orders/{id}');
+  return path.replace(/\/orders\/[^/]+/, '/orders/{id}').replace(/\/captures\/[^/]+/, '/captures/{id}');
 }
 
 function orderState(status: string | undefined): OrderState {
@@ -234,7 +266,7 @@ function captureOf(order: Order): CaptureResult {
     case 'COMPLETED': {
       const cents = dollarsToCents(capture.amount?.value);
       if (Number.isNaN(cents)) throw new PaymentProviderError(`PayPal's capture of order ${order.id} has no readable amount`, false);
-      return { status: 'completed', capturedCents: cents };
+      return { status: 'completed', capturedCents: cents, captureId: capture.id ?? null };
     }
     case 'PENDING':
       return { status: 'pending' };
@@ -247,15 +279,21 @@ function captureOf(order: Order): CaptureResult {
   }
 }
 
+/** An event's resource: an order, a capture or a refund, as far as we read them. */
+type Resource = {
+  id?: unknown;
+  status?: unknown;
+  custom_id?: unknown;
+  amount?: { value?: unknown };
+  links?: { rel?: unknown; href?: unknown }[];
+  supplementary_data?: { related_ids?: { order_id?: unknown; capture_id?: unknown } };
+};
+
 /** Our reading of the events we subscribe to; everything else is acknowledged and ignored. */
 function webhookEvent(event: Record<string, unknown>): WebhookEvent {
   const type = typeof event.event_type === 'string' ? event.event_type : '';
-  const resource = (event.resource ?? {}) as {
-    id?: unknown;
-    status?: unknown;
-    amount?: { value?: unknown };
-    supplementary_data?: { related_ids?: { order_id?: unknown } };
-  };
+  const resource = (event.resource ?? {}) as Resource;
+  if (type === 'PAYMENT.CAPTURE.REFUNDED' || type === 'PAYMENT.CAPTURE.REVERSED') return refundEvent(type, resource);
   // Order events carry the order; capture events name it in their related ids.
   const orderId = type.startsWith('CHECKOUT.') ? resource.id : resource.supplementary_data?.related_ids?.order_id;
   if (typeof orderId !== 'string' || orderId === '') return { kind: 'ignored', type };
@@ -263,9 +301,37 @@ function webhookEvent(event: Record<string, unknown>): WebhookEvent {
   if (type === 'CHECKOUT.ORDER.APPROVED' || type === 'CHECKOUT.ORDER.COMPLETED') return { kind: 'approved', orderId };
   if (type === 'PAYMENT.CAPTURE.COMPLETED') {
     const cents = dollarsToCents(resource.amount?.value);
-    return Number.isNaN(cents) ? { kind: 'ignored', type } : { kind: 'captured', orderId, capturedCents: cents };
+    return Number.isNaN(cents)
+      ? { kind: 'ignored', type }
+      : { kind: 'captured', orderId, capturedCents: cents, captureId: typeof resource.id === 'string' ? resource.id : null };
   }
   const closing = CLOSING_EVENTS[type];
   if (closing) return { kind: 'closed', orderId, status: closing };
   return { kind: 'ignored', type };
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * A refund resource: its capture is the "up" link (PayPal adds related ids only sometimes), and a
+ * refund we asked for carries our refund id as custom_id. Only a completed one moves money.
+ */
+function refundEvent(type: string, resource: Resource): WebhookEvent {
+  const refundId = text(resource.id);
+  const cents = dollarsToCents(resource.amount?.value);
+  const up = resource.links?.find((l) => l.rel === 'up');
+  const captureId = text(resource.supplementary_data?.related_ids?.capture_id) ?? text(typeof up?.href === 'string' ? /\/captures\/([^/?]+)/.exec(up.href)?.[1] : null);
+  const orderId = text(resource.supplementary_data?.related_ids?.order_id);
+  if (!refundId || Number.isNaN(cents) || cents < 1 || (!captureId && !orderId)) return { kind: 'ignored', type };
+  if (resource.status !== undefined && resource.status !== 'COMPLETED') return { kind: 'ignored', type };
+  const ours = text(resource.custom_id);
+  return {
+    kind: 'refunded',
+    captureId,
+    orderId,
+    refundId,
+    cents,
+    reversal: type === 'PAYMENT.CAPTURE.REVERSED',
+    ourRefundId: ours && isUuid(ours) ? ours : null,
+  };
 }

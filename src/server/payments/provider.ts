@@ -5,16 +5,27 @@ export type ProviderOrder = { id: string; state: OrderState };
 
 /** What a capture did. Amounts are in cents. */
 export type CaptureResult =
-  | { status: 'completed'; capturedCents: number }
+  | { status: 'completed'; capturedCents: number; captureId: string | null }
   /** The provider holds the money for review (it may take up to 48 hours): a webhook or reconciliation finishes it. */
   | { status: 'pending' }
   | { status: 'declined'; reason: string }
   | { status: 'not_approved' };
 
+/** What a refund request did: done, accepted for later (a webhook finishes it), or refused. */
+export type RefundResult =
+  | { status: 'completed'; providerRefundId: string; cents: number }
+  | { status: 'pending'; providerRefundId: string }
+  | { status: 'refused'; reason: string };
+
 /** A verified webhook event that concerns one of our orders. */
 export type WebhookEvent =
   | { kind: 'approved'; orderId: string }
-  | { kind: 'captured'; orderId: string; capturedCents: number }
+  | { kind: 'captured'; orderId: string; capturedCents: number; captureId: string | null }
+  /**
+   * Money went back to the buyer: a refund (ours, made in the provider's dashboard) or a reversal
+   * (a chargeback). `ourRefundId` is the refund we asked for, when it was ours.
+   */
+  | { kind: 'refunded'; captureId: string | null; orderId: string | null; refundId: string; cents: number; reversal: boolean; ourRefundId: string | null }
   | { kind: 'closed'; orderId: string; status: 'rejected' | 'expired' }
   | { kind: 'ignored'; type: string };
 
@@ -41,6 +52,12 @@ export interface PaymentProvider {
   getOrder(orderId: string): Promise<ProviderOrder>;
   /** Idempotent: capturing a captured order answers its capture again. */
   captureOrder(orderId: string): Promise<CaptureResult>;
+  /**
+   * Refunds `cents` of a captured order. Idempotent per `refundId` (ours), which the provider
+   * echoes back in its refund events. `captureId` may be unknown for orders captured before it was
+   * kept: the provider then reads it from the order.
+   */
+  refund(req: { orderId: string; captureId: string | null; cents: number; refundId: string }): Promise<RefundResult>;
   /** The event when the delivery is authentic, otherwise null. */
   verifyWebhook(headers: Record<string, string | undefined>, rawBody: string): Promise<WebhookEvent | null>;
 }

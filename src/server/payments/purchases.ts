@@ -1,5 +1,6 @@
 import { isDbError, type Database } from '../db/database';
 import { withClaims } from '../db/with-claims';
+import type { Seller } from '../../shared/billing-documents';
 
 export type PurchaseStatus = 'pending' | 'completed' | 'rejected' | 'expired';
 
@@ -36,11 +37,11 @@ export async function attachOrder(db: Database, purchaseId: string, orderId: str
   await db.query('select private.attach_purchase_order($1, $2)', [purchaseId, orderId]);
 }
 
-export type CompleteOutcome = { outcome: 'credited' | 'already' | 'unknown'; user_id?: string; amount?: string };
+export type CompleteOutcome = { outcome: 'credited' | 'already' | 'unknown'; user_id?: string; amount?: string; receipt?: string };
 
-/** Credits the purchase of this order once (see private.complete_purchase). */
-export async function completePurchase(db: Database, orderId: string, capturedCents: number): Promise<CompleteOutcome> {
-  const { rows } = await db.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2) as r', [orderId, capturedCents]);
+/** Credits the purchase of this order once and issues its receipt (see private.complete_purchase). */
+export async function completePurchase(db: Database, orderId: string, captured: { cents: number; captureId: string | null }, seller: Seller): Promise<CompleteOutcome> {
+  const { rows } = await db.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4) as r', [orderId, captured.cents, captured.captureId, seller]);
   return rows[0]!.r;
 }
 

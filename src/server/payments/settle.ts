@@ -3,7 +3,7 @@ import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
 
 /** What settling needs: the request handlers and the reconciliation job both have it. */
-export type SettleDeps = Pick<AppDeps, 'db' | 'logger' | 'mailer' | 'payments'>;
+export type SettleDeps = Pick<AppDeps, 'db' | 'logger' | 'mailer' | 'payments' | 'seller'>;
 
 /** Where a purchase stands after we asked: 'unknown' when the order is not one of ours. */
 export type Settlement = PurchaseStatus | 'unknown';
@@ -17,7 +17,7 @@ export async function captureAndCredit(deps: SettleDeps, orderId: string): Promi
   const result = await deps.payments.captureOrder(orderId);
   switch (result.status) {
     case 'completed':
-      return credit(deps, orderId, result.capturedCents);
+      return credit(deps, orderId, result.capturedCents, result.captureId);
     case 'declined':
       return closeOrder(deps, orderId, 'rejected');
     case 'pending':
@@ -27,8 +27,8 @@ export async function captureAndCredit(deps: SettleDeps, orderId: string): Promi
 }
 
 /** Credits a captured order once; the receipt goes out only from the call that credited. */
-export async function credit(deps: SettleDeps, orderId: string, capturedCents: number): Promise<Settlement> {
-  const r = await completePurchase(deps.db, orderId, capturedCents);
+export async function credit(deps: SettleDeps, orderId: string, capturedCents: number, captureId: string | null): Promise<Settlement> {
+  const r = await completePurchase(deps.db, orderId, { cents: capturedCents, captureId }, deps.seller);
   if (r.outcome === 'unknown') {
     deps.logger.warn('captured order has no purchase', { order_id: orderId });
     return 'unknown';

@@ -53,10 +53,17 @@ export function createTestProvider(db: Database): PaymentProvider {
           where id = $1 and status in ('APPROVED', 'COMPLETED') returning amount_cents`,
         [orderId],
       );
-      if (rows[0]) return { status: 'completed', capturedCents: Number(rows[0].amount_cents) };
+      if (rows[0]) return { status: 'completed', capturedCents: Number(rows[0].amount_cents), captureId: null };
       const order = await findTestOrder(db, orderId);
       if (!order) throw new PaymentProviderError(`No test order ${orderId}`, false);
       return order.status === 'VOIDED' ? { status: 'declined', reason: 'REJECTED_ON_TEST_PAGE' } : { status: 'not_approved' };
+    },
+
+    async refund({ orderId, cents, refundId }) {
+      const order = await findTestOrder(db, orderId);
+      if (order?.status !== 'COMPLETED') return { status: 'refused', reason: `Test order ${orderId} was never paid` };
+      // What is left to refund is the database's to check (private.begin_refund); no money moves.
+      return { status: 'completed', providerRefundId: `TEST-REFUND-${refundId}`, cents };
     },
 
     // The test provider sends no webhooks, so none is authentic.

@@ -1,0 +1,59 @@
+import type { Context } from 'hono';
+import { refundPurchaseSchema } from '../../shared/validation';
+import type { AppDeps } from '../deps';
+import { withClaims } from '../db/with-claims';
+import { signedInCaller } from '../http/caller';
+import { clientIp } from '../http/client-ip';
+import { hitRateLimit } from '../http/rate-limit';
+import { PaymentProviderError } from '../payments/provider';
+import { makeRefund, RefundRefused, reserveRefund } from '../payments/refunds';
+import { fail, jsonBody } from './function-response';
+import { refuseWithoutSecondFactor } from './second-factor';
+
+/** Refunds are rare; a runaway script must not drain purchases one call after another. */
+const LIMIT = { max: 30, windowSeconds: 600 };
+
+/**
+ * Admin › Refund: a completed purchase, fully or in part, through the provider it was paid with.
+ * The database reserves the amount and writes the audit entry as the admin (private.begin_refund);
+ * the provider then makes the refund, and the ledger books it once, with a credit note.
+ */
+export async function refundPurchase(deps: AppDeps, c: Context) {
+  const caller = await signedInCaller(c, deps);
+  if (!caller) return fail(c, 401, 'Authentication required');
+  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
+  if (refusal) return refusal;
+  const read = await jsonBody(c);
+  if ('error' in read) return fail(c, 400, read.error);
+  const parsed = refundPurchaseSchema.safeParse(read.body);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    return fail(c, 400, issues[0]!.message, { issues });
+  }
+  if (deps.config.rateLimitsEnabled) {
+    const wait = await hitRateLimit(deps.db, `refund-purchase:user:${caller.userId}`, LIMIT);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return fail(c, 429, `Too many refunds. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+    }
+  }
+  const { purchase_id: purchaseId, amount, reason } = parsed.data;
+  const cents = Math.round(amount * 100);
+  try {
+    const reserved = await withClaims(
+      deps.db,
+      { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy) },
+      (tx) => reserveRefund(tx, purchaseId, cents, reason || null),
+    );
+    const result = await makeRefund(deps, purchaseId, reserved, cents);
+    if (result.status === 'refused') return fail(c, 502, result.reason);
+    return c.json({ refund_id: reserved.refund_id, status: result.status, credit_note: result.creditNote ?? null });
+  } catch (e) {
+    if (e instanceof RefundRefused) return fail(c, e.status, e.message);
+    if (e instanceof PaymentProviderError) {
+      deps.logger.warn('refund not made', { purchase_id: purchaseId, error: e.message });
+      return fail(c, e.transient ? 503 : 502, `${e.message}. Nothing was refunded; try again.`);
+    }
+    throw e;
+  }
+}
