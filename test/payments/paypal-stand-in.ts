@@ -16,6 +16,9 @@ export type StandInOrder = {
   captureId?: string;
 };
 
+/** A refund of a capture, made through the API or in PayPal's dashboard, or a reversal (chargeback). */
+export type StandInRefund = { id: string; captureId: string; orderId: string; value: string; customId: string | null; status: 'COMPLETED' | 'PENDING' };
+
 /** `refused` is a lasting 422 that is not a decline (the merchant account is restricted). */
 export type Failure = 'none' | 'declined' | 'refused' | '5xx' | 'timeout';
 
@@ -26,8 +29,15 @@ export type PayPalStandIn = {
   webhookId: string;
   orders: Map<string, StandInOrder>;
   /** What the next calls do: capture only, or every order call (create, get, capture). */
-  fail: { capture: Failure; orders: Exclude<Failure, 'declined' | 'refused'>; webhookSignature: 'valid' | 'invalid' };
-  calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number };
+  refunds: Map<string, StandInRefund>;
+  fail: {
+    capture: Failure;
+    orders: Exclude<Failure, 'declined' | 'refused'>;
+    webhookSignature: 'valid' | 'invalid';
+    /** `pending`: PayPal accepts the refund and finishes it later (its webhook tells). */
+    refund: Exclude<Failure, 'declined'> | 'pending';
+  };
+  calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number; refund: number };
   /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
   approve(orderId: string): string;
   /** The buyer cancels on PayPal; answers the cancel URL. */
@@ -36,6 +46,10 @@ export type PayPalStandIn = {
   revokeTokens(): void;
   /** A webhook delivery as PayPal sends it, signed (or not, with `forged`). */
   delivery(eventType: string, orderId: string, opts?: { forged?: boolean }): { headers: Record<string, string>; body: string };
+  /** PayPal takes money back from a captured order on its own: a refund in its dashboard, or a reversal. */
+  refundElsewhere(orderId: string, value: string): StandInRefund;
+  /** PAYMENT.CAPTURE.REFUNDED or .REVERSED for a refund, signed as PayPal sends it. */
+  refundDelivery(eventType: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', refund: StandInRefund): { headers: Record<string, string>; body: string };
   close(): Promise<void>;
 };
 
@@ -111,14 +125,58 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     update_time: new Date().toISOString(),
   });
 
+  // A refund resource as PayPal's webhooks carry it: the capture is its "up" link.
+  const refundJson = (r: StandInRefund) => ({
+    id: r.id,
+    status: r.status,
+    amount: { currency_code: 'USD', value: r.value },
+    ...(r.customId ? { custom_id: r.customId } : {}),
+    seller_payable_breakdown: { gross_amount: { currency_code: 'USD', value: r.value } },
+    create_time: new Date().toISOString(),
+    update_time: new Date().toISOString(),
+    links: [
+      { href: `${base}/v2/payments/refunds/${r.id}`, rel: 'self', method: 'GET' },
+      { href: `${base}/v2/payments/captures/${r.captureId}`, rel: 'up', method: 'GET' },
+    ],
+  });
+  const signed = (eventType: string, resourceType: string, resource: unknown, forged = false) => {
+    const event = {
+      id: `WH-${paypalId()}`,
+      event_version: '1.0',
+      create_time: new Date().toISOString(),
+      resource_type: resourceType,
+      resource_version: '2.0',
+      event_type: eventType,
+      summary: `Stand-in ${eventType}`,
+      resource,
+      links: [],
+    };
+    const transmissionId = randomBytes(8).toString('hex');
+    return {
+      body: JSON.stringify(event),
+      headers: {
+        'content-type': 'application/json',
+        'paypal-auth-algo': 'SHA256withRSA',
+        'paypal-cert-url': 'https://api-m.sandbox.paypal.com/v1/notifications/certs/CERT-stand-in',
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-sig': forged ? 'forged-signature' : sign(transmissionId, event),
+        'paypal-transmission-time': new Date().toISOString(),
+      },
+    };
+  };
+  const refunds = new Map<string, StandInRefund>();
+  const refunded = (captureId: string) =>
+    [...refunds.values()].filter((r) => r.captureId === captureId).reduce((sum, r) => sum + Math.round(Number(r.value) * 100), 0);
+
   const s: PayPalStandIn = {
     url: '',
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     webhookId: WEBHOOK_ID,
     orders,
-    fail: { capture: 'none', orders: 'none', webhookSignature: 'valid' },
-    calls: { token: 0, create: 0, get: 0, capture: 0, captured: 0, verify: 0 },
+    refunds,
+    fail: { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' },
+    calls: { token: 0, create: 0, get: 0, capture: 0, captured: 0, verify: 0, refund: 0 },
     approve(orderId) {
       const o = orders.get(orderId)!;
       if (o.status === 'PAYER_ACTION_REQUIRED') o.status = 'APPROVED';
@@ -137,30 +195,18 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     },
     delivery(eventType, orderId, opts = {}) {
       const o = orders.get(orderId)!;
-      const resource = eventType.startsWith('CHECKOUT.') ? orderJson(o) : { ...captureJson(o), id: o.captureId ?? paypalId() };
-      const event = {
-        id: `WH-${paypalId()}`,
-        event_version: '1.0',
-        create_time: new Date().toISOString(),
-        resource_type: eventType.startsWith('CHECKOUT.') ? 'checkout-order' : 'capture',
-        resource_version: '2.0',
-        event_type: eventType,
-        summary: `Stand-in ${eventType}`,
-        resource,
-        links: [],
-      };
-      const transmissionId = randomBytes(8).toString('hex');
-      return {
-        body: JSON.stringify(event),
-        headers: {
-          'content-type': 'application/json',
-          'paypal-auth-algo': 'SHA256withRSA',
-          'paypal-cert-url': 'https://api-m.sandbox.paypal.com/v1/notifications/certs/CERT-stand-in',
-          'paypal-transmission-id': transmissionId,
-          'paypal-transmission-sig': opts.forged ? 'forged-signature' : sign(transmissionId, event),
-          'paypal-transmission-time': new Date().toISOString(),
-        },
-      };
+      const checkout = eventType.startsWith('CHECKOUT.');
+      const resource = checkout ? orderJson(o) : { ...captureJson(o), id: o.captureId ?? paypalId() };
+      return signed(eventType, checkout ? 'checkout-order' : 'capture', resource, opts.forged);
+    },
+    refundElsewhere(orderId, value) {
+      const o = orders.get(orderId)!;
+      const r: StandInRefund = { id: paypalId(), captureId: o.captureId!, orderId, value, customId: null, status: 'COMPLETED' };
+      refunds.set(r.id, r);
+      return r;
+    },
+    refundDelivery(eventType, refund) {
+      return signed(eventType, 'refund', refundJson(refund));
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -267,6 +313,41 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         s.calls.captured++;
         return { status: 201, body: { ...orderJson(o), payer: { payer_id: 'STANDINPAYER1' } } };
       }
+    }
+    const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (refund && req.method === 'POST') {
+      s.calls.refund++;
+      if (s.fail.refund === 'timeout') return 'hang';
+      if (s.fail.refund === '5xx') return { status: 503, body: { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.', debug_id: 'standin5xx' } };
+      const captureId = decodeURIComponent(refund[1]!);
+      const o = [...orders.values()].find((x) => x.captureId === captureId);
+      if (!o) return NOT_FOUND(captureId);
+      const requestId = req.headers['paypal-request-id'] as string | undefined;
+      const again = requestId ? byRequestId.get(requestId) : undefined;
+      if (again) return { status: 200, body: refundJson(refunds.get(again)!) };
+      if (s.fail.refund === 'refused') {
+        return issueError(422, 'UNPROCESSABLE_ENTITY', 'PAYEE_ACCOUNT_RESTRICTED', 'The merchant account is restricted.', UNPROCESSABLE);
+      }
+      const b = JSON.parse(body) as { amount?: { value: string; currency_code: string }; custom_id?: string };
+      const cents = Math.round(Number(b.amount?.value ?? o.value) * 100);
+      const captured = Math.round(Number(o.value) * 100);
+      if (refunded(captureId) >= captured) {
+        return issueError(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded', UNPROCESSABLE);
+      }
+      if (refunded(captureId) + cents > captured) {
+        return issueError(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.', UNPROCESSABLE);
+      }
+      const r: StandInRefund = {
+        id: paypalId(),
+        captureId,
+        orderId: o.id,
+        value: (cents / 100).toFixed(2),
+        customId: b.custom_id ?? null,
+        status: s.fail.refund === 'pending' ? 'PENDING' : 'COMPLETED',
+      };
+      refunds.set(r.id, r);
+      if (requestId) byRequestId.set(requestId, r.id);
+      return { status: 201, body: refundJson(r) };
     }
     return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' } };
   }

@@ -28,7 +28,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     );
   });
   afterEach(async () => {
-    paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid' };
+    paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' };
     await expectLedgerBalanced(s.deps.db);
   });
   afterAll(async () => {
