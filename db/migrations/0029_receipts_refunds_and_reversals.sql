@@ -340,12 +340,13 @@ revoke all on function private.book_refund(uuid, uuid, text, bigint, text, jsonb
 
 -- ---------------------------------------------------------------- what admins and owners read
 
--- Purchase rows as before, with the receipt and what is left to refund.
+-- Purchase rows as before, with the receipt, what was refunded, and what is left to refund (less
+-- refunds still pending at the provider).
 drop function public.admin_user_purchases(uuid, integer, integer);
 create function public.admin_user_purchases(p_user_id uuid, p_limit integer default 50, p_offset integer default 0)
 returns table (
   id uuid, amount numeric, status text, provider text, provider_order_id text, created_at timestamptz, updated_at timestamptz,
-  receipt_number text, refunded numeric, total_count bigint
+  receipt_number text, refunded numeric, refundable numeric, total_count bigint
 )
 language plpgsql stable security definer set search_path = ''
 as $$
@@ -361,6 +362,7 @@ begin
     select cp.id, cp.amount, cp.status, cp.provider, cp.provider_order_id, cp.created_at, cp.updated_at,
            (select d.number from public.billing_documents d where d.purchase_id = cp.id and d.kind = 'receipt'),
            coalesce((select sum(r.amount) from public.credit_refunds r where r.purchase_id = cp.id and r.status = 'completed'), 0),
+           case when cp.status = 'completed' then private.refundable(cp.id) else 0 end,
            count(*) over ()
       from public.credit_purchases cp
      where cp.user_id = p_user_id
@@ -370,3 +372,49 @@ end
 $$;
 revoke all on function public.admin_user_purchases(uuid, integer, integer) from public, anon;
 grant execute on function public.admin_user_purchases(uuid, integer, integer) to authenticated;
+
+-- The admin's user list as before (migration 0016), with the balance: a negative one is flagged.
+drop function public.get_user_stats(text, integer, integer);
+create function public.get_user_stats(p_search text default null, p_limit integer default 50, p_offset integer default 0)
+returns table (
+  user_id uuid, email text, full_name text, active_services_count integer,
+  last_sign_in_at timestamptz, created_at timestamptz, total_count integer, balance numeric
+)
+language plpgsql stable security definer set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  pattern text;
+  total integer;
+begin
+  perform private.require_aal2_if_enrolled();
+  if not private.is_admin(auth.uid()) then
+    raise exception 'Only admins can list users' using errcode = '42501';
+  end if;
+  if p_limit is null or p_limit < 1 or p_limit > 500 or p_offset is null or p_offset < 0 then
+    raise exception 'p_limit must be 1 to 500 and p_offset at least 0';
+  end if;
+  if coalesce(p_search, '') <> '' then
+    pattern := '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+    select count(*) into total from auth.users u where u.deleted_at is null and u.email ilike pattern;
+  else
+    select c.n into total from private.user_count c;
+  end if;
+  -- The page first (limit over the index, no search), then its names and counts: one row each.
+  return query
+    select p.id, p.email::text, pr.full_name,
+           (select count(*)::int from private.services s
+             where s.user_id = p.id and s.state in ('installing', 'active')),
+           p.last_sign_in_at, p.created_at, total,
+           coalesce((select c.balance from public.user_credits c where c.user_id = p.id), 0)
+      from (select u.id, u.email, u.last_sign_in_at, u.created_at
+              from auth.users u
+             where u.deleted_at is null and (pattern is null or u.email ilike pattern)
+             order by u.created_at desc, u.id
+             limit p_limit offset p_offset) p
+      left join public.profiles pr on pr.id = p.id
+     order by p.created_at desc, p.id;
+end
+$$;
+revoke all on function public.get_user_stats(text, integer, integer) from public, anon;
+grant execute on function public.get_user_stats(text, integer, integer) to authenticated;

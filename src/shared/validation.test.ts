@@ -8,6 +8,8 @@ import {
   extendCost,
   extendMonthChoices,
   adminCreditErrors,
+  refundErrors,
+  refundTooMuchMessage,
   keyLabel,
   keyNoun,
   messages,
@@ -153,6 +155,27 @@ describe('admin add credit, in admin_add_credit\'s words', () => {
     [1, 'x'.repeat(501), { amount: null, note: messages.adminCreditNote }],
   ])('%s with note %j', (amount, note, expected) => {
     expect(adminCreditErrors(amount, note)).toEqual(expected);
+  });
+});
+
+// The same cases as test/payments/refunds.test.ts sends to refund-purchase and private.begin_refund.
+describe('refundErrors', () => {
+  it.each([
+    [10, '', 10, { amount: null, reason: null }],
+    [0.01, 'Asked by the customer', 10, { amount: null, reason: null }],
+    [0, '', 10, { amount: messages.refundAmount, reason: null }],
+    [1.234, '', 10, { amount: messages.refundAmount, reason: null }],
+    [Number.NaN, '', 10, { amount: messages.refundAmount, reason: null }],
+    [5.01, '', 5, { amount: refundTooMuchMessage(5), reason: null }],
+    [1, '', 0, { amount: refundTooMuchMessage(0), reason: null }],
+    [1, 'x'.repeat(501), 10, { amount: null, reason: messages.refundReasonLong }],
+  ])('%s with reason of %#, %s left', (amount, reason, left, expected) => {
+    expect(refundErrors(amount, reason, left)).toEqual(expected);
+  });
+
+  it('says what is left as the database does', () => {
+    expect(refundTooMuchMessage(4)).toBe('At most $4.00 of this purchase can be refunded');
+    expect(refundTooMuchMessage(1234.5)).toBe('At most $1234.50 of this purchase can be refunded');
   });
 });
 

@@ -321,6 +321,19 @@ export const refundPurchaseSchema = z.object({
 });
 export type RefundPurchaseInput = z.input<typeof refundPurchaseSchema>;
 
+/** private.begin_refund's refusal of more than is left, in the same words. */
+export const refundTooMuchMessage = (left: number) => `At most $${left.toFixed(2)} of this purchase can be refunded`;
+
+/** Admin › Refund: each field's message, or null, for a purchase with `refundable` dollars left. */
+export function refundErrors(amount: number, reason: string, refundable: number): { amount: string | null; reason: string | null } {
+  const parsed = refundPurchaseSchema.safeParse({ purchase_id: '00000000-0000-4000-8000-000000000000', amount, reason });
+  const issue = (field: string) => (parsed.success ? null : (parsed.error.issues.find((i) => i.path[0] === field)?.message ?? null));
+  return {
+    amount: issue('amount') ?? (Math.round(amount * 100) > Math.round(refundable * 100) ? refundTooMuchMessage(refundable) : null),
+    reason: issue('reason'),
+  };
+}
+
 function isUuidText(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }

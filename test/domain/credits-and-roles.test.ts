@@ -166,7 +166,7 @@ describe('roles', () => {
     });
     const { data: found } = await admin.client.rpc('get_user_stats', { p_search: 'NEEDLE' });
     expect(found).toEqual([
-      expect.objectContaining({ email: 'needle-user@nodeharbor.test', full_name: 'Needle Person', active_services_count: 1, total_count: 1 }),
+      expect.objectContaining({ email: 'needle-user@nodeharbor.test', full_name: 'Needle Person', active_services_count: 1, total_count: 1, balance: 0 }),
     ]);
     const { data: all } = await admin.client.rpc('get_user_stats');
     const total = (all as { total_count: number }[])[0]!.total_count;

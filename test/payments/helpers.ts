@@ -41,3 +41,14 @@ export async function purchaseRow(s: TestServer, id: string) {
 export async function age(s: TestServer, id: string, seconds: number): Promise<void> {
   await s.deps.db.query(`update public.credit_purchases set created_at = now() - make_interval(secs => $2) where id = $1`, [id, seconds]);
 }
+
+/**
+ * A completed purchase of `amount` through the built-in test provider, as a buyer makes it:
+ * started, approved on the test page, and captured when the page sends the browser back.
+ */
+export async function paidWithTestProvider(user: { id: string; client: SupabaseClient }, amount: number): Promise<string> {
+  const r = await purchase(user.client, { amount, credits_amount: amount, user_id: user.id });
+  if (r.status !== 200) throw new Error(`purchase-credits answered ${r.status}: ${JSON.stringify(r.body)}`);
+  await visit((await visit(r.body.approval_url as string, { decision: 'approve' })).location!);
+  return r.body.purchase_id as string;
+}

@@ -1,5 +1,6 @@
 import type { AdminCreateUserInput } from '@shared/validation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
 
 const FALLBACK = 'The user could not be created. Please try again.';
@@ -12,12 +13,7 @@ export async function createUser(input: AdminCreateUserInput): Promise<{ id: str
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke<{ id: string; email: string }>('admin-create-user', { body: input });
   if (!error) return data!;
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    const body = (await context.json().catch(() => null)) as { error?: unknown } | null;
-    if (typeof body?.error === 'string') throw new Error(body.error);
-  }
-  throw new Error(FALLBACK);
+  throw await functionError(error, FALLBACK);
 }
 
 export function useCreateUser() {

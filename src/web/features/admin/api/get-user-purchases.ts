@@ -11,6 +11,12 @@ export type UserPurchase = {
   provider_order_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Null until the purchase completes. */
+  receipt_number: string | null;
+  /** Dollars refunded and booked. */
+  refunded: number;
+  /** Dollars an admin may still refund: less what is refunded or pending at the provider. */
+  refundable: number;
 };
 
 /** One page of the user's credit purchases, newest first (admin_user_purchases). */
@@ -19,7 +25,7 @@ export async function getUserPurchases(userId: string, limit: number, offset: nu
   const { data, error } = await supabase.rpc('admin_user_purchases', { p_user_id: userId, p_limit: limit, p_offset: offset });
   if (error) throw error;
   const rows = data as (UserPurchase & { total_count: number })[];
-  return { rows: rows.map((r) => ({ ...r, amount: Number(r.amount) })), total: Number(rows[0]?.total_count ?? 0) };
+  return { rows: rows.map((r) => ({ ...r, amount: Number(r.amount), refunded: Number(r.refunded), refundable: Number(r.refundable) })), total: Number(rows[0]?.total_count ?? 0) };
 }
 
 export const userPurchasesQueryOptions = (userId: string, limit: number, offset: number) =>

@@ -9,6 +9,8 @@ export type UserStatsRow = {
   last_sign_in_at: string | null;
   created_at: string;
   total_count: number;
+  /** Negative after a payment reversal: flagged in the list. */
+  balance: number;
 };
 
 export type UserStatsPage = { rows: UserStatsRow[]; total: number };

@@ -92,7 +92,7 @@ function Details({ userId, adminId, serviceActions }: Props) {
       <UserProfile user={u} self={u.id === adminId} onDeleted={() => void navigate(paths.admin)} />
       <UserServices services={u.services} actions={(s) => serviceActions(s, () => void queryClient.invalidateQueries({ queryKey: adminUserKey(userId) }))} />
       <UserLedger query={ledger} page={ledgerPage} onPage={setLedgerPage} />
-      <UserPurchases query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
+      <UserPurchases userId={userId} query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
       <UserEvents query={events} page={eventsPage} onPage={setEventsPage} />
     </div>
   );

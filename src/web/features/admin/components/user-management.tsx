@@ -11,6 +11,7 @@ import { useFormat } from '@/lib/format';
 import { useUserStats } from '../api/get-user-stats';
 import { AddCreditDialog } from './add-credit-dialog';
 import { CreateUserDialog } from './create-user-dialog';
+import { NegativeBalanceBadge } from './negative-balance-badge';
 import { TableScroll } from '@/components/ui/table-scroll';
 
 const PAGE_SIZE = 20;
@@ -57,6 +58,7 @@ export function UserManagement() {
                   <tr>
                     <th className="py-2 pr-4 font-medium">Email</th>
                     <th className="py-2 pr-4 font-medium">Full name</th>
+                    <th className="py-2 pr-4 font-medium">Balance</th>
                     <th className="py-2 pr-4 font-medium">Active services</th>
                     <th className="py-2 pr-4 font-medium">Last login</th>
                     <th className="py-2 font-medium">
@@ -73,6 +75,9 @@ export function UserManagement() {
                         </Link>
                       </td>
                       <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">
+                        {f.money(u.balance)} <NegativeBalanceBadge balance={Number(u.balance)} />
+                      </td>
                       <td className="py-2 pr-4">{u.active_services_count}</td>
                       <td className="py-2 pr-4">{u.last_sign_in_at ? f.dateTime(u.last_sign_in_at) : 'Never'}</td>
                       <td className="py-2 text-right">

@@ -11,6 +11,7 @@ import { useSendPasswordReset } from '../api/send-password-reset';
 import { useSetDevAccess } from '../api/set-dev-access';
 import { AddCreditDialog } from './add-credit-dialog';
 import { DeleteUserDialog } from './delete-user-dialog';
+import { NegativeBalanceBadge } from './negative-balance-badge';
 import { SuspendUserDialog } from './suspend-user-dialog';
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
@@ -53,6 +54,7 @@ export function UserProfile({ user, self, onDeleted }: { user: AdminUser; self: 
         </h2>
         {user.is_admin && <Badge variant="default">Admin</Badge>}
         {user.suspended && <Badge variant="destructive">Suspended</Badge>}
+        <NegativeBalanceBadge balance={user.balance} />
       </div>
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Item term="Full name">{user.full_name || 'Not provided'}</Item>

@@ -5,6 +5,7 @@ import { useFormat } from '@/lib/format';
 import type { UserPurchase } from '../api/get-user-purchases';
 import type { Paged } from '../api/get-user-transactions';
 import { PagedCard } from './paged-card';
+import { RefundDialog } from './refund-dialog';
 
 const STATUS: Record<UserPurchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
   pending: { label: 'Pending', variant: 'warning' },
@@ -15,8 +16,21 @@ const STATUS: Record<UserPurchase['status'], { label: string; variant: 'warning'
 
 const PROVIDERS: Record<string, string> = { paypal: 'PayPal', test: 'Test provider' };
 
-/** The user's credit purchases, newest first, in pages: what the provider was asked for and where it stands. */
-export function UserPurchases({ query, page, onPage }: { query: UseQueryResult<Paged<UserPurchase>>; page: number; onPage: (page: number) => void }) {
+/**
+ * The user's credit purchases, newest first, in pages: what the provider was asked for, where it
+ * stands, its receipt, what was refunded, and a Refund while something is left to refund.
+ */
+export function UserPurchases({
+  userId,
+  query,
+  page,
+  onPage,
+}: {
+  userId: string;
+  query: UseQueryResult<Paged<UserPurchase>>;
+  page: number;
+  onPage: (page: number) => void;
+}) {
   const f = useFormat();
   return (
     <PagedCard id="purchases" title="Credit purchases" query={query} page={page} onPage={onPage} empty="No purchases">
@@ -29,7 +43,12 @@ export function UserPurchases({ query, page, onPage }: { query: UseQueryResult<P
                 <th className="py-2 pr-4 font-medium">Amount</th>
                 <th className="py-2 pr-4 font-medium">Provider</th>
                 <th className="py-2 pr-4 font-medium">Status</th>
-                <th className="py-2 font-medium">Last change</th>
+                <th className="py-2 pr-4 font-medium">Last change</th>
+                <th className="py-2 pr-4 font-medium">Receipt</th>
+                <th className="py-2 pr-4 font-medium">Refunded</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
@@ -41,7 +60,10 @@ export function UserPurchases({ query, page, onPage }: { query: UseQueryResult<P
                   <td className="py-2 pr-4">
                     <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
                   </td>
-                  <td className="whitespace-nowrap py-2">{f.dateTime(p.updated_at)}</td>
+                  <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(p.updated_at)}</td>
+                  <td className="whitespace-nowrap py-2 pr-4">{p.receipt_number ?? '—'}</td>
+                  <td className="py-2 pr-4">{p.refunded > 0 ? f.money(p.refunded) : '—'}</td>
+                  <td className="py-2 text-right">{p.refundable > 0 && <RefundDialog userId={userId} purchase={p} />}</td>
                 </tr>
               ))}
             </tbody>

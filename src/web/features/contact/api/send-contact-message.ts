@@ -1,4 +1,5 @@
 import type { ContactInput } from '@shared/validation';
+import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
 
 const FALLBACK = 'Something went wrong. Please try again later.';
@@ -14,10 +15,5 @@ export async function sendContactMessage(input: ContactInput): Promise<void> {
   const { error } = await supabase.functions.invoke('contact-form', { body: input });
   if (!error) return;
   // A function's own error answer ({ error }) says what was wrong; anything else gets the generic text.
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    const body = (await context.json().catch(() => null)) as { error?: unknown } | null;
-    if (typeof body?.error === 'string') throw new Error(body.error);
-  }
-  throw new Error(FALLBACK);
+  throw await functionError(error, FALLBACK);
 }

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
 
 const FALLBACK = 'The logs could not be loaded. Please try again.';
@@ -11,12 +12,7 @@ export async function getNodeLogs(serviceId: string): Promise<string[]> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.functions.invoke<{ lines: string[] }>('node-logs', { body: { service_id: serviceId } });
   if (!error) return data?.lines ?? [];
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    const body = (await context.json().catch(() => null)) as { error?: unknown } | null;
-    if (typeof body?.error === 'string') throw new Error(body.error);
-  }
-  throw new Error(FALLBACK);
+  throw await functionError(error, FALLBACK);
 }
 
 // Read when the dialog opens and on Refresh only: each read asks the engine, and the function is rate-limited.

@@ -1,0 +1,94 @@
+import { REFUND_REASON_MAX } from '@shared/constants';
+import { refundErrors } from '@shared/validation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { FormField, InputField, invalidProps } from '@/components/ui/form-field';
+import { Textarea } from '@/components/ui/input';
+import { useFormat } from '@/lib/format';
+import { toast } from '@/lib/toast';
+import { useTouchedFields } from '@/lib/use-touched-fields';
+import { useRefundPurchase } from '../api/refund-purchase';
+import type { UserPurchase } from '../api/get-user-purchases';
+
+/** Admin › a purchase row › Refund: all or part of what is left, through the provider it was paid with. */
+export function RefundDialog({ userId, purchase }: { userId: string; purchase: UserPurchase }) {
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  const label = `${f.money(purchase.amount)} of ${f.dateTime(purchase.created_at)}`;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Refund purchase"
+      description={`Refund the purchase of ${label}. The money goes back through ${purchase.provider === 'paypal' ? 'PayPal' : 'the test provider'}, the same amount is taken from the balance, and the customer receives a credit note.`}
+      trigger={
+        <Button variant="outline" size="sm" aria-label={`Refund the purchase of ${label}`}>
+          Refund
+        </Button>
+      }
+    >
+      {open && <RefundForm userId={userId} purchase={purchase} onDone={() => setOpen(false)} />}
+    </Dialog>
+  );
+}
+
+function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: UserPurchase; onDone: () => void }) {
+  const f = useFormat();
+  const refund = useRefundPurchase(userId);
+  const [amount, setAmount] = useState(purchase.refundable.toFixed(2));
+  const [reason, setReason] = useState('');
+  const { isTouched, track } = useTouchedFields<'amount' | 'reason'>();
+  const value = amount.trim() === '' ? Number.NaN : Number(amount);
+  const problems = refundErrors(value, reason, purchase.refundable);
+  const shown = (field: 'amount' | 'reason') => (isTouched(field) && problems[field]) || undefined;
+  const valid = !problems.amount && !problems.reason;
+
+  const submit = async () => {
+    try {
+      const done = await refund.mutateAsync({ purchase_id: purchase.id, amount: value, reason: reason.trim() });
+      if (done.status === 'completed') toast.success('Refund made', `${f.money(value)} refunded. Credit note ${done.credit_note ?? ''} issued.`);
+      else toast.success('Refund requested', `The provider is processing the refund of ${f.money(value)}; it is booked when the provider confirms it.`);
+      onDone();
+    } catch (e) {
+      toast.error('Refund failed', e instanceof Error ? e.message : undefined);
+    }
+  };
+
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid) void submit();
+      }}
+    >
+      <InputField
+        id="refund-amount"
+        label={`Amount (USD), at most ${f.money(purchase.refundable)}`}
+        error={shown('amount')}
+        type="number"
+        min={0.01}
+        max={purchase.refundable}
+        step={0.01}
+        value={amount}
+        wrapper={track('amount')}
+        onChange={(e) => setAmount(e.target.value)}
+      />
+      <FormField id="refund-reason" label="Reason (optional, for the audit log)" error={shown('reason')} wrapper={track('reason')}>
+        <Textarea
+          id="refund-reason"
+          maxLength={REFUND_REASON_MAX}
+          className="min-h-20"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          {...invalidProps('refund-reason', shown('reason'))}
+        />
+      </FormField>
+      <Button type="submit" variant="destructive" className="w-full" disabled={!valid || refund.isPending}>
+        {refund.isPending ? 'Refunding...' : 'Refund'}
+      </Button>
+    </form>
+  );
+}
