@@ -241,6 +241,20 @@ describe('loadConfig: nodes', () => {
     expect(problems({ SUSPENSION_DAYS: '0' })).toEqual(['SUSPENSION_DAYS must be a whole number from 1 to 365, got "0"']);
   });
 
+  it('names the seller of receipts from BILLING_*, NodeHarbor by default, with \\n as a line break', () => {
+    expect(loadConfig({}).seller).toEqual({ name: 'NodeHarbor', address: null, taxId: null });
+    expect(loadConfig({ BILLING_COMPANY_NAME: ' Harbour Ltd ', BILLING_ADDRESS: '1 Quay\\nPort Town', BILLING_TAX_ID: 'GB123' }).seller).toEqual({
+      name: 'Harbour Ltd',
+      address: '1 Quay\nPort Town',
+      taxId: 'GB123',
+    });
+    expect(problems({ BILLING_COMPANY_NAME: 'x'.repeat(201), BILLING_ADDRESS: 'y'.repeat(501), BILLING_TAX_ID: 'z'.repeat(51) })).toEqual([
+      'BILLING_COMPANY_NAME must be at most 200 characters',
+      'BILLING_ADDRESS must be at most 500 characters',
+      'BILLING_TAX_ID must be at most 50 characters',
+    ]);
+  });
+
   it('reads how the nodes are watched, and refuses an interval that would make every sample stale', () => {
     const c = loadConfig({ NODE_MONITOR_INTERVAL_SECONDS: '15', NODE_DOWN_ALERT_MINUTES: '3', NODE_ALERTS_PER_HOUR: '20', SIMULATED_NODE_FAULTS: '5' });
     expect(c).toMatchObject({ nodes: { monitorIntervalSeconds: 15, downAlertMinutes: 3, alertsPerHour: 20 }, simulatedNodeFaults: 5 });
