@@ -8,8 +8,7 @@ import { grantAdmin } from '../domain/roles';
 import { setClaims } from '../db/with-claims';
 import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
-import { hitRateLimit } from '../http/rate-limit';
-import { fail, jsonBody } from './function-response';
+import { fail, invalid, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 /** An operator onboards a handful of people at a time; each creation also costs a bcrypt hash. */
@@ -30,17 +29,9 @@ export async function adminCreateUser(deps: AppDeps, c: Context) {
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = adminCreateUserSchema.safeParse(read.body);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return fail(c, 400, issues[0]!.message, { issues });
-  }
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `admin-create-user:user:${caller.userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many new users. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  if (!parsed.success) return invalid(c, parsed.error);
+  const limited = await overLimit(deps, c, `admin-create-user:user:${caller.userId}`, LIMIT, (wait) => `Too many new users. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   const input = parsed.data;
   try {
     const user = await deps.db.transaction(async (tx) => {

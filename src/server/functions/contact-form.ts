@@ -2,9 +2,8 @@ import type { Context } from 'hono';
 import { contactSchema, messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
-import { hitRateLimit } from '../http/rate-limit';
 import { escapeHtml } from '../mail/escape-html';
-import { fail, jsonBody } from './function-response';
+import { fail, invalid, jsonBody, overLimit } from './function-response';
 
 /** Five messages per address every ten minutes is plenty for a person and too few for a flood. */
 const LIMIT = { max: 5, windowSeconds: 600 };
@@ -17,17 +16,9 @@ export async function contactForm(deps: AppDeps, c: Context) {
   // A filled honeypot (of any type) is a bot: say so before any other rule, store nothing.
   if (body.honeypot !== undefined && body.honeypot !== null && body.honeypot !== '') return fail(c, 400, messages.bot);
   const parsed = contactSchema.safeParse(body);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return fail(c, 400, issues[0]!.message, { issues });
-  }
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `contact:ip:${clientIp(c, deps.config.trustProxy)}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many messages. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  if (!parsed.success) return invalid(c, parsed.error);
+  const limited = await overLimit(deps, c, `contact:ip:${clientIp(c, deps.config.trustProxy)}`, LIMIT, (wait) => `Too many messages. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   const m = parsed.data;
   await deps.db.query('insert into public.contact_messages (name, email, topic, message) values ($1, $2, $3, $4)', [
     m.name,

@@ -1,5 +1,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import type { AppDeps } from '../deps';
+import { hitRateLimit, type Limit } from '../http/rate-limit';
 import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 
 /**
@@ -8,6 +11,24 @@ import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyT
  */
 export function fail(c: Context, status: ContentfulStatusCode, error: string, extra: Record<string, unknown> = {}) {
   return c.json({ error, ...extra }, status);
+}
+
+/** The 400 for a body the shared schema refused: its first message, and every issue for a form. */
+export function invalid(c: Context, error: ZodError) {
+  const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return fail(c, 400, issues[0]!.message, { issues });
+}
+
+/**
+ * Counts this call against `key` (when RATE_LIMITS_ENABLED); over the limit, the 429 to answer,
+ * with Retry-After and `message(seconds)`, otherwise undefined.
+ */
+export async function overLimit(deps: Pick<AppDeps, 'config' | 'db'>, c: Context, key: string, limit: Limit, message: (wait: number) => string) {
+  if (!deps.config.rateLimitsEnabled) return undefined;
+  const wait = await hitRateLimit(deps.db, key, limit);
+  if (wait === 0) return undefined;
+  c.header('Retry-After', String(wait));
+  return fail(c, 429, message(wait));
 }
 
 export type BodyResult = { body: Record<string, unknown> } | { error: string };

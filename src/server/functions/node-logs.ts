@@ -3,11 +3,10 @@ import { LOG_LINES } from '../../shared/node-health';
 import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
 import { signedInCaller } from '../http/caller';
-import { hitRateLimit } from '../http/rate-limit';
 import { recordEvent } from '../jobs/service-row';
 import { provisionerFor } from '../provisioning/create-provisioner';
 import { redactLogs } from '../provisioning/redact-logs';
-import { fail, jsonBody } from './function-response';
+import { fail, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 /** Each read asks the engine: a person reads a few times a minute; more is a script. */
@@ -29,13 +28,8 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
   const serviceId = read.body.service_id;
   if (typeof serviceId !== 'string') return fail(c, 400, 'service_id is required');
   if (!isUuid(serviceId)) return fail(c, 400, 'service_id must be a UUID');
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `node-logs:user:${caller.userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many log requests. Please try again in ${wait} seconds.`);
-    }
-  }
+  const limited = await overLimit(deps, c, `node-logs:user:${caller.userId}`, LIMIT, (wait) => `Too many log requests. Please try again in ${wait} seconds.`);
+  if (limited) return limited;
   const { rows } = await deps.db.query<{ owner: boolean; key: string | null }>(
     `select s.user_id = $2 as owner, private.decrypt_with_either_key(s.api_key_encrypted) as key
        from private.services s

@@ -2,10 +2,9 @@ import type { Context } from 'hono';
 import { messages, purchaseCreditsSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { signedInCaller } from '../http/caller';
-import { hitRateLimit } from '../http/rate-limit';
 import { PaymentProviderError } from '../payments/provider';
 import { attachOrder, beginPurchase, closePurchase } from '../payments/purchases';
-import { fail, jsonBody } from './function-response';
+import { fail, invalid, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 /** A person buys credit a few times at most; each attempt opens an order at the provider. */
@@ -24,19 +23,11 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = purchaseCreditsSchema.safeParse(read.body);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return fail(c, 400, issues[0]!.message, { issues });
-  }
+  if (!parsed.success) return invalid(c, parsed.error);
   const { amount, user_id } = parsed.data;
   if (user_id && user_id !== caller.userId) return fail(c, 403, messages.purchaseForOther);
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `purchase:user:${caller.userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many payment attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  const limited = await overLimit(deps, c, `purchase:user:${caller.userId}`, LIMIT, (wait) => `Too many payment attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   const cents = Math.round(amount * 100);
   const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);
   if (!purchaseId) return fail(c, 401, messages.notAuthenticated);

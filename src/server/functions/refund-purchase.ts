@@ -4,10 +4,9 @@ import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
 import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
-import { hitRateLimit } from '../http/rate-limit';
 import { PaymentProviderError } from '../payments/provider';
 import { makeRefund, RefundRefused, reserveRefund } from '../payments/refunds';
-import { fail, jsonBody } from './function-response';
+import { fail, invalid, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 /** Refunds are rare; a runaway script must not drain purchases one call after another. */
@@ -26,17 +25,9 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = refundPurchaseSchema.safeParse(read.body);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return fail(c, 400, issues[0]!.message, { issues });
-  }
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `refund-purchase:user:${caller.userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many refunds. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  if (!parsed.success) return invalid(c, parsed.error);
+  const limited = await overLimit(deps, c, `refund-purchase:user:${caller.userId}`, LIMIT, (wait) => `Too many refunds. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   const { purchase_id: purchaseId, amount, reason } = parsed.data;
   const cents = Math.round(amount * 100);
   try {

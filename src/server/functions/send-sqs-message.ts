@@ -2,10 +2,9 @@ import type { Context } from 'hono';
 import { isUuid } from '../auth/users';
 import type { AppDeps } from '../deps';
 import { signedInCaller } from '../http/caller';
-import { hitRateLimit } from '../http/rate-limit';
 import { serviceCreatedMail } from '../mail/templates/service-created';
 import { serviceDeletedMail } from '../mail/templates/service-deleted';
-import { fail, jsonBody } from './function-response';
+import { fail, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 const mails = { service_created: serviceCreatedMail, service_deleted: serviceDeletedMail } as const;
@@ -42,13 +41,8 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
   const found = rows[0];
   if (!found) return fail(c, 404, 'Service not found');
   if (!found.email) return fail(c, 400, 'Your account has no e-mail address');
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `service-mail:user:${userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  const limited = await overLimit(deps, c, `service-mail:user:${userId}`, LIMIT, (wait) => `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   await deps.mailer.queue(deps.db, mails[eventType]({ to: found.email, name: found.name }));
   return c.json({ success: true });
 }
