@@ -70,6 +70,9 @@ alter table public.billing_documents enable row level security;
 create policy "Users can read their own documents" on public.billing_documents
   for select to authenticated using (user_id = (select auth.uid()));
 revoke insert, update, delete on public.billing_documents from anon, authenticated;
+-- As on every table the API exposes (0016): a session short of its factors reaches nothing.
+create policy "A verified second factor needs an aal2 session" on public.billing_documents as restrictive for all to authenticated
+  using ((select private.meets_required_aal())) with check ((select private.meets_required_aal()));
 
 create function private.refuse_document_change() returns trigger
 language plpgsql set search_path = ''
@@ -178,10 +181,10 @@ create table public.credit_refunds (
   updated_at timestamptz not null default now()
 );
 create index credit_refunds_purchase_idx on public.credit_refunds (purchase_id);
+-- The server's and the admin functions' only: the reason is the admin's own note, and a customer
+-- learns of a refund from its credit note (billing_documents) and mail.
 alter table public.credit_refunds enable row level security;
-create policy "Users can read their own refunds" on public.credit_refunds
-  for select to authenticated using (user_id = (select auth.uid()));
-revoke insert, update, delete on public.credit_refunds from anon, authenticated;
+revoke all on public.credit_refunds from anon, authenticated;
 
 -- The ledger write every caller shares, with the one exception a refund needs: it may take the
 -- balance below zero. The six-argument form keeps refusing that.

@@ -23,6 +23,9 @@ const allowed: Record<string, Partial<Record<Op, Actor[]>>> = {
   user_credits: { select: ['userA'] },
   credit_transactions: { select: ['userA'] },
   credit_purchases: { select: ['userA'] },
+  billing_documents: { select: ['userA'] },
+  // The admin's reason is an internal note: customers learn of a refund from its credit note.
+  credit_refunds: {},
   services: { select: ['userA'] },
   service_uptime: { select: ['userA'] },
   contact_messages: { select: ['admin'] },
@@ -56,6 +59,15 @@ beforeAll(async () => {
     `insert into public.credit_purchases (user_id, amount, provider, provider_order_id) values ($1, 10, 'test', 'order-1') returning id`,
     [a.id],
   );
+  const { rows: document } = await s.deps.db.query<{ id: string }>(
+    `insert into public.billing_documents (number, kind, user_id, purchase_id, amount, provider, seller)
+     values ('NH-1999-000001', 'receipt', $1, $2, 10, 'test', '{}') returning id`,
+    [a.id, purchase[0]!.id],
+  );
+  const { rows: refund } = await s.deps.db.query<{ id: string }>(
+    `insert into public.credit_refunds (purchase_id, user_id, amount, kind, reason) values ($1, $2, 1, 'refund', 'Internal note') returning id`,
+    [purchase[0]!.id, a.id],
+  );
   const { rows: message } = await s.deps.db.query<{ id: string }>(
     `insert into public.contact_messages (name, email, topic, message) values ('Ann', 'ann@x.test', 'sales', 'Hello there, world') returning id`,
   );
@@ -65,6 +77,8 @@ beforeAll(async () => {
     user_credits: { user_id: a.id },
     credit_transactions: { id: tx[0]!.id },
     credit_purchases: { id: purchase[0]!.id },
+    billing_documents: { id: document[0]!.id },
+    credit_refunds: { id: refund[0]!.id },
     services: { id: (svc.data as { id: string }).id },
     service_uptime: { service_id: (svc.data as { id: string }).id },
     contact_messages: { id: message[0]!.id },
@@ -78,6 +92,8 @@ beforeAll(async () => {
     user_credits: () => ({ user_id: b.id, balance: 1000 }),
     credit_transactions: () => ({ user_id: b.id, type: 'purchase', description: 'Forged', amount: 1000, idempotency_key: crypto.randomUUID() }),
     credit_purchases: () => ({ user_id: b.id, amount: 10, provider: 'test' }),
+    billing_documents: () => ({ number: 'NH-1999-000002', kind: 'receipt', user_id: b.id, purchase_id: purchase[0]!.id, amount: 10, provider: 'test', seller: {} }),
+    credit_refunds: () => ({ purchase_id: purchase[0]!.id, user_id: b.id, amount: 1, kind: 'refund' }),
     services: () => ({ user_id: b.id, name: 'forged', product_id: TOWN_STAR }),
     // Its own columns only: a computed one is refused (0A000) before the grant is looked at.
     service_uptime: () => ({ service_id: (svc.data as { id: string }).id, day: '2026-01-01' }),
@@ -91,6 +107,8 @@ beforeAll(async () => {
     user_credits: { balance: 1000 },
     credit_transactions: { amount: 1000 },
     credit_purchases: { status: 'completed' },
+    billing_documents: { amount: 1 },
+    credit_refunds: { status: 'completed' },
     services: { state: 'active' },
     service_uptime: { day: '2026-01-02' },
     contact_messages: { message: 'Changed message text' },
@@ -133,6 +151,19 @@ describe('row-level security matrix', () => {
       expect(got).toEqual(want);
     });
   }
+
+  it('keeps every table of the public schema behind row-level security, and each one the API reaches behind the second-factor rule', async () => {
+    const { rows } = await s.deps.db.query<{ name: string; rls: boolean; reached: boolean; aal: boolean }>(
+      `select c.relname as name, c.relrowsecurity as rls,
+              has_table_privilege('authenticated', c.oid, 'select, insert, update, delete') as reached,
+              exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'A verified second factor needs an aal2 session' and not p.polpermissive) as aal
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p')
+        order by 1`,
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((r) => !r.rls || (r.reached && !r.aal))).toEqual([]);
+  });
 
   it('leaves the aal1 session what GoTrue allows: its user, its factors, stepping up and signing out', async () => {
     const c = clients.userAaal1;
