@@ -1,0 +1,26 @@
+-- Issue 20, item 2 (decision 022): receipts and credit notes as PDFs, downloaded by their owner
+-- or an admin, and the receipt attached to the "payment received" mail.
+
+-- One document for the billing-document function, read as the caller: its owner, or an admin,
+-- gets the row; anyone else gets nothing, exactly as for a number that does not exist, so the
+-- answer tells no one which numbers are taken. In private: only the server calls it, with the
+-- caller's claims (withClaims), so it is no REST endpoint of its own.
+create function private.billing_document(p_number text) returns setof public.billing_documents
+language plpgsql stable security definer set search_path = ''
+as $$
+begin
+  perform private.require_aal2_if_enrolled();
+  return query
+    select d.* from public.billing_documents d
+     where d.number = p_number
+       and auth.uid() is not null
+       and (d.user_id = auth.uid() or private.is_admin(auth.uid()));
+end
+$$;
+revoke all on function private.billing_document(text) from public, anon, service_role;
+grant execute on function private.billing_document(text) to authenticated;
+
+-- What a mail carries besides its text: a list of {filename, contentType, content (base64)}.
+-- Kept with the mail, so a delivery retried by the job queue sends the same files.
+alter table nodeharbor.outbox add column attachments jsonb
+  check (attachments is null or jsonb_typeof(attachments) = 'array');
