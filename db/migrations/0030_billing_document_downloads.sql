@@ -24,3 +24,10 @@ grant execute on function private.billing_document(text) to authenticated;
 -- Kept with the mail, so a delivery retried by the job queue sends the same files.
 alter table nodeharbor.outbox add column attachments jsonb
   check (attachments is null or jsonb_typeof(attachments) = 'array');
+
+-- Migration 0016's rule for every table a signed-in user reads, which 0029's two tables missed: a
+-- user with a verified second factor reads their documents and refunds only past it.
+create policy "A verified second factor needs an aal2 session" on public.billing_documents as restrictive for all to authenticated
+  using ((select private.meets_required_aal())) with check ((select private.meets_required_aal()));
+create policy "A verified second factor needs an aal2 session" on public.credit_refunds as restrictive for all to authenticated
+  using ((select private.meets_required_aal())) with check ((select private.meets_required_aal()));

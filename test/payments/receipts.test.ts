@@ -5,7 +5,9 @@ import { decideTestOrder } from '../../src/server/payments/test-provider';
 import { invokeFunction } from '../helpers/functions';
 import { runDueJobs } from '../helpers/jobs';
 import { expectLedgerBalanced } from '../helpers/ledger';
+import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { pdfText } from '../helpers/pdf-text';
+import { messages } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { startSmtp } from '../lifecycle/helpers';
@@ -199,6 +201,20 @@ describe('receipts', () => {
       { number: receipt!.number, kind: 'receipt', receipt_number: null },
       { number: note, kind: 'credit_note', receipt_number: receipt!.number },
     ]);
+  });
+
+  it('gives a user with a second factor their documents only past it', async () => {
+    const carol = await createTestUser(s);
+    const { purchaseId } = await completedPurchase(s, carol, 6);
+    const [receipt] = await receiptOf(s, purchaseId);
+    await verifyNewFactor(carol);
+    const aal1 = await signInAal1(s, carol);
+    const token = (await aal1.auth.getSession()).data.session!.access_token;
+    expect(await download(s, token, { number: receipt!.number })).toMatchObject({ status: 403, json: { error: messages.secondFactorRequired } });
+    expect((await aal1.from('billing_documents').select('number')).data).toEqual([]);
+    const { data } = await carol.client.from('billing_documents').select('number');
+    expect(data).toEqual([{ number: receipt!.number }]);
+    expect((await download(s, (await carol.client.auth.getSession()).data.session!.access_token, { number: receipt!.number })).status).toBe(200);
   });
 
   it('attaches the receipt to the "payment received" mail in the outbox', async () => {
