@@ -65,6 +65,17 @@ describe('Billing › Purchase History documents', () => {
     expect(credit.name).toBe(`${note}.pdf`);
     expect(await pdfText(credit.bytes)).toContain(`Corrects receipt ${receipt}`);
     expect(errors).toEqual([]);
+
+    // The admin's mail outbox names the file the payment mail carries.
+    const { page: adminPage } = await app.newPage();
+    await signIn(adminPage, app.url, admin.email, admin.password);
+    await openSection(adminPage, 'Admin Dashboard');
+    await adminPage.getByRole('tab', { name: 'Messages' }).click();
+    const outbox = adminPage.getByRole('region', { name: 'Mail outbox' });
+    await outbox.getByRole('searchbox', { name: 'Search mail by recipient' }).fill(user.email);
+    await outbox.getByRole('button', { name: 'Search' }).click();
+    const mail = outbox.getByRole('row').filter({ hasText: '[TEST] We received your payment of $15.00' });
+    await expect(mail.innerText()).resolves.toContain(`Attached: ${receipt}.pdf`);
   });
 
   it('says so when the document cannot be downloaded', async () => {

@@ -230,6 +230,11 @@ describe('receipts', () => {
     const text = await pdfText(pdf);
     expect(text).toContain(receipt!.number);
     expect(text).toContain('$7.00 USD');
+    // The admin's outbox names the file, without its content.
+    const { data } = await admin.client.rpc('admin_mail_outbox', { p_to: bob.email });
+    expect((data as { subject: string; attachment_names: string[] | null }[]).find((m) => m.subject === '[TEST] We received your payment of $7.00')).toMatchObject({
+      attachment_names: [`${receipt!.number}.pdf`],
+    });
   });
 });
 
