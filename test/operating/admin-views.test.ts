@@ -183,7 +183,7 @@ describe('the mail outbox', () => {
     expect(error).toBeNull();
     const rows = data as Record<string, unknown>[];
     expect(rows).toEqual([
-      { id: expect.any(Number), created_at: expect.any(String), to_address: customer.email, subject: 'Reset your NodeHarbor password', status: 'kept', error: null, sent_at: null, attempts: 0, total_count: 1 },
+      { id: expect.any(Number), created_at: expect.any(String), to_address: customer.email, subject: 'Reset your NodeHarbor password', status: 'kept', error: null, sent_at: null, attempts: 0, attachment_names: null, total_count: 1 },
     ]);
     recoveryId = rows[0]!.id as number;
     const all = (await admin.client.rpc('admin_mail_outbox')).data as { id: number; total_count: number }[];

@@ -3,6 +3,7 @@ import { classifyDbFailure, failureMessage } from '../db/db-failure';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { adminCreateUser } from './admin-create-user';
+import { billingDocument } from './billing-document';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
@@ -13,6 +14,7 @@ import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
   'admin-create-user': adminCreateUser,
+  'billing-document': billingDocument,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
   'node-logs': nodeLogs,

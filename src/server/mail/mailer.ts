@@ -3,7 +3,10 @@ import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { enqueue } from '../jobs/queue';
 
-export type Mail = { to: string; subject: string; text: string; html?: string };
+/** A file sent with a mail, its content in base64 so that the outbox keeps it as JSON. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
+export type Mail = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[] };
 
 /** Attempts of one queued mail before it is left 'failed' in the outbox (back-off up to ~4 min). */
 const MAIL_ATTEMPTS = 8;
@@ -29,7 +32,8 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   const relay = async (id: number, mail: Mail) => {
     try {
-      await transport!.sendMail({ from: opts.from, ...mail });
+      const attachments = mail.attachments?.map((a) => ({ ...a, encoding: 'base64' }));
+      await transport!.sendMail({ from: opts.from, ...mail, attachments });
       await opts.db.query(`update nodeharbor.outbox set status = 'sent', sent_at = now(), error = null where id = $1`, [id]);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
@@ -40,9 +44,11 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
   };
   const record = async (q: Queryable, mail: Mail, status: 'queued' | 'kept', key: string | null) => {
     const { rows } = await q.query<{ id: number }>(
-      `insert into nodeharbor.outbox (to_address, subject, text_body, html_body, status, key) values ($1, $2, $3, $4, $5, $6)
+      `insert into nodeharbor.outbox (to_address, subject, text_body, html_body, status, key, attachments)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb)
        on conflict (key) do nothing returning id`,
-      [mail.to, mail.subject, mail.text, mail.html ?? null, status, key],
+      // As JSON text: the driver would send a JavaScript array as a PostgreSQL array.
+      [mail.to, mail.subject, mail.text, mail.html ?? null, status, key, mail.attachments?.length ? JSON.stringify(mail.attachments) : null],
     );
     return rows[0]?.id ?? null;
   };
@@ -63,9 +69,16 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
       return id;
     },
     async deliver(outboxId) {
-      const { rows } = await opts.db.query<{ to_address: string; subject: string; text_body: string; html_body: string | null; status: string }>(
+      const { rows } = await opts.db.query<{
+        to_address: string;
+        subject: string;
+        text_body: string;
+        html_body: string | null;
+        attachments: MailAttachment[] | null;
+        status: string;
+      }>(
         `update nodeharbor.outbox set attempts = attempts + 1 where id = $1
-         returning to_address, subject, text_body, html_body, status`,
+         returning to_address, subject, text_body, html_body, attachments, status`,
         [outboxId],
       );
       const row = rows[0];
@@ -74,7 +87,13 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
         await opts.db.query(`update nodeharbor.outbox set status = 'kept' where id = $1`, [outboxId]);
         return logKept(outboxId);
       }
-      await relay(outboxId, { to: row.to_address, subject: row.subject, text: row.text_body, ...(row.html_body ? { html: row.html_body } : {}) });
+      await relay(outboxId, {
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        ...(row.html_body ? { html: row.html_body } : {}),
+        ...(row.attachments ? { attachments: row.attachments } : {}),
+      });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { renderDocumentPdf, type BillingDocument } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
@@ -35,7 +36,7 @@ export async function credit(deps: SettleDeps, orderId: string, capturedCents: n
   }
   if (r.outcome === 'credited') {
     deps.logger.info('purchase credited', { order_id: orderId, user_id: r.user_id });
-    await queueReceipt(deps, orderId, r.user_id!, r.amount!);
+    await queueReceipt(deps, orderId, r.user_id!, r.amount!, r.receipt!);
   }
   return 'completed';
 }
@@ -49,10 +50,11 @@ export async function closeOrder(deps: SettleDeps, orderId: string, status: 'rej
 }
 
 /**
- * The "payment received" e-mail, queued once per order (a second settlement of the same order
- * queues nothing). Best effort: the credit is committed and stands even if this fails.
+ * The "payment received" e-mail with the receipt's PDF, queued once per order (a second
+ * settlement of the same order queues nothing). Best effort: the credit is committed and stands
+ * even if this fails, and a receipt that cannot be drawn leaves the mail without its attachment.
  */
-async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, amount: string): Promise<void> {
+async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, amount: string, receipt: string): Promise<void> {
   try {
     const { rows } = await deps.db.query<{ email: string | null; balance: string; provider: string }>(
       `select u.email, c.balance, p.provider from auth.users u
@@ -63,9 +65,20 @@ async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, a
     );
     const r = rows[0];
     if (!r?.email) return;
-    const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test' });
+    const pdf = await receiptPdf(deps, receipt);
+    const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test', receipt, pdf });
     await deps.mailer.queue(deps.db, mail, { key: `payment-received:${orderId}` });
   } catch (e) {
     deps.logger.warn('payment receipt not queued', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+async function receiptPdf(deps: SettleDeps, number: string): Promise<Buffer | null> {
+  try {
+    const { rows } = await deps.db.query<BillingDocument>('select * from public.billing_documents where number = $1', [number]);
+    return rows[0] ? await renderDocumentPdf(rows[0]) : null;
+  } catch (e) {
+    deps.logger.warn('receipt not attached', { receipt: number, error: e instanceof Error ? e.message : String(e) });
+    return null;
   }
 }

@@ -1,16 +1,41 @@
+import { documentFileName } from '../../../shared/billing-documents';
 import type { Mail } from '../mailer';
 import { money, paragraphsMail } from './layout';
 
 /**
  * For the payments flow: a completed purchase has reached the balance. A purchase through the
- * built-in test provider says so, so that no one mistakes its credit for a payment.
+ * built-in test provider says so, so that no one mistakes its credit for a payment. The receipt's
+ * PDF goes with it when it could be drawn; the mail names the receipt either way.
  */
-export function paymentReceivedMail({ to, amount, balance, test }: { to: string; amount: string | number; balance: string | number; test: boolean }): Mail {
+export function paymentReceivedMail({
+  to,
+  amount,
+  balance,
+  test,
+  receipt,
+  pdf,
+}: {
+  to: string;
+  amount: string | number;
+  balance: string | number;
+  test: boolean;
+  receipt: string;
+  pdf: Buffer | null;
+}): Mail {
   const subject = `We received your payment of ${money(amount)}`;
-  const paragraphs = [`Thank you: ${money(amount)} has been added to your NodeHarbor credit.`, `Your balance is now ${money(balance)}. Funds never expire.`];
-  if (!test) return paragraphsMail(to, subject, paragraphs);
-  return paragraphsMail(to, `[TEST] ${subject}`, [
-    'TEST payment — no money was taken. It was approved on the built-in test payment provider, not paid through a real one.',
-    ...paragraphs,
-  ]);
+  const paragraphs = [
+    `Thank you: ${money(amount)} has been added to your NodeHarbor credit.`,
+    `Your balance is now ${money(balance)}. Funds never expire.`,
+    pdf
+      ? `Receipt ${receipt} is attached; you can download it again from Billing › Purchase History.`
+      : `Receipt ${receipt} records this payment; you can download it from Billing › Purchase History.`,
+  ];
+  const mail = test
+    ? paragraphsMail(to, `[TEST] ${subject}`, [
+        'TEST payment — no money was taken. It was approved on the built-in test payment provider, not paid through a real one.',
+        ...paragraphs,
+      ])
+    : paragraphsMail(to, subject, paragraphs);
+  if (!pdf) return mail;
+  return { ...mail, attachments: [{ filename: documentFileName(receipt), contentType: 'application/pdf', content: pdf.toString('base64') }] };
 }

@@ -29,8 +29,8 @@ describe('mail templates', () => {
       suspensionMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationReminderMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationMail({ to, name: 'node-1' }),
-      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }),
-      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: Buffer.from('%PDF-') }),
       installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
       securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '203.0.113.9', userAgent: undefined, resetUrl: 'https://x/r', contactUrl: 'https://x/c' }),
     ];
@@ -58,12 +58,23 @@ describe('mail templates', () => {
   });
 
   it('write amounts in dollars and dates in UTC', () => {
-    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false })).toMatchObject({
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null })).toMatchObject({
       subject: 'We received your payment of $25.00',
       text: expect.stringContaining('Your balance is now $30.50.'),
     });
     expect(renewalMail({ to, name: 'n', amount: '10.00', renewsAt }).text).toContain('on December 24, 2026');
     expect(expiryMail({ to, name: 'n', price: '10.00', balance: '4.5' }).text).toContain('costs $10.00 and your balance is $4.50');
+  });
+
+  it('name the receipt of a payment, and attach its PDF when it could be drawn', () => {
+    const pdf = Buffer.from('%PDF-1.3 receipt');
+    const attached = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123', pdf });
+    expect(attached.text).toContain('Receipt NH-2026-000123 is attached; you can download it again from Billing › Purchase History.');
+    expect(attached.attachments).toEqual([{ filename: 'NH-2026-000123.pdf', contentType: 'application/pdf', content: pdf.toString('base64') }]);
+    // Drawing the PDF failed: the mail still goes, naming the receipt to download.
+    const bare = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123', pdf: null });
+    expect(bare.text).toContain('Receipt NH-2026-000123 records this payment; you can download it from Billing › Purchase History.');
+    expect(bare.attachments).toBeUndefined();
   });
 
   it('say where a deleted service is reused: New Service, with the same plan', () => {
@@ -87,11 +98,11 @@ describe('mail templates', () => {
   });
 
   it('mark a payment through the test provider as TEST, in the subject and the first line', () => {
-    const m = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true });
+    const m = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: null });
     expect(m.subject).toBe('[TEST] We received your payment of $25.00');
     expect(m.text.split('\n\n')[0]).toMatch(/^TEST payment — no money was taken\./);
     expect(m.text).toContain('Your balance is now $30.50.');
-    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false }).text).not.toContain('TEST');
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }).text).not.toContain('TEST');
   });
 
   it('escape what they put in HTML', () => {

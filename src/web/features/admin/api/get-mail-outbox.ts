@@ -11,6 +11,8 @@ export type OutboxMail = {
   error: string | null;
   sent_at: string | null;
   attempts: number;
+  /** The files the mail carries (a receipt's PDF), or null. */
+  attachment_names: string[] | null;
   total_count: number;
 };
 export type OutboxQuery = { to: string | null; limit: number; offset: number };

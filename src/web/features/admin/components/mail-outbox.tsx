@@ -69,7 +69,10 @@ export function MailOutbox() {
                       <tr key={m.id}>
                         <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(m.created_at)}</td>
                         <td className="whitespace-nowrap py-2 pr-4">{m.to_address}</td>
-                        <td className="min-w-48 py-2 pr-4">{m.subject}</td>
+                        <td className="min-w-48 py-2 pr-4">
+                          {m.subject}
+                          {m.attachment_names && <p className="mt-1 break-words text-xs text-muted-foreground">Attached: {m.attachment_names.join(', ')}</p>}
+                        </td>
                         <td className="py-2 pr-4">
                           {OUTBOX_STATUS_LABELS[m.status] ?? m.status}
                           {m.error && <p className="mt-1 max-w-xs break-words text-xs text-muted-foreground">{m.error}</p>}

@@ -2,21 +2,11 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useFormatPrefs } from '@/lib/format';
+import { saveFile } from '@/lib/save-file';
 import { toast } from '@/lib/toast';
 import { getLedgerExport } from '../api/get-ledger-export';
 import type { LedgerQuery } from '../api/get-ledger-page';
 import { ledgerCsv, ledgerCsvName } from '../ledger-csv';
-
-/** Saves a file the page made, as a download. */
-function save(text: string, name: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  // The download has taken the file once the click is handled.
-  setTimeout(() => URL.revokeObjectURL(url));
-}
 
 /** Downloads every transaction the filters select, on every page, as CSV made in the browser. */
 export function ExportLedgerButton({ userId, query, disabled }: { userId: string; query: LedgerQuery; disabled: boolean }) {
@@ -25,7 +15,8 @@ export function ExportLedgerButton({ userId, query, disabled }: { userId: string
   const exportCsv = async () => {
     setBusy(true);
     try {
-      save(ledgerCsv(await getLedgerExport(userId, query)), ledgerCsvName(new Date(), timeZone));
+      const csv = ledgerCsv(await getLedgerExport(userId, query));
+      saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), ledgerCsvName(new Date(), timeZone));
     } catch {
       toast.error('Failed to download the transactions', 'Please try again.');
     } finally {

@@ -1,8 +1,11 @@
+import { DOCUMENT_TITLES } from '@shared/billing-documents';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { useFormat } from '@/lib/format';
+import { useBillingDocuments, type BillingDocumentRow } from '../api/get-billing-documents';
 import { usePurchases, type Purchase } from '../api/get-purchases';
 import { TableScroll } from '@/components/ui/table-scroll';
+import { DocumentDownloadButton } from './document-download-button';
 
 const STATUS: Record<Purchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
   pending: { label: 'Pending', variant: 'warning' },
@@ -18,9 +21,28 @@ function Provider({ provider }: { provider: string }) {
   return <>{provider}</>;
 }
 
+/** A purchase's receipt, then the credit notes that correct it, each with its download. */
+function Documents({ documents }: { documents: BillingDocumentRow[] }) {
+  if (documents.length === 0) return null;
+  return (
+    <ul className="space-y-2">
+      {documents.map((d) => (
+        <li key={d.number} className="flex flex-wrap items-center gap-2">
+          <span className="whitespace-nowrap">
+            {DOCUMENT_TITLES[d.kind]} {d.number}
+          </span>
+          <DocumentDownloadButton number={d.number} kind={d.kind} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function PurchaseHistory({ userId }: { userId: string }) {
   const f = useFormat();
   const purchases = usePurchases(userId);
+  const completed = purchases.data?.filter((p) => p.status === 'completed').map((p) => p.id) ?? [];
+  const documents = useBillingDocuments(userId, completed);
   return (
     <Card role="region" aria-labelledby="purchases-heading">
       <h2 id="purchases-heading" className="text-lg font-semibold">
@@ -35,7 +57,8 @@ export function PurchaseHistory({ userId }: { userId: string }) {
                 <th className="py-2 pr-4 font-medium">Date</th>
                 <th className="py-2 pr-4 font-medium">Amount</th>
                 <th className="py-2 pr-4 font-medium">Provider</th>
-                <th className="py-2 font-medium">Status</th>
+                <th className="py-2 pr-4 font-medium">Status</th>
+                <th className="py-2 font-medium">Documents</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
@@ -46,8 +69,11 @@ export function PurchaseHistory({ userId }: { userId: string }) {
                   <td className="py-2 pr-4">
                     <Provider provider={p.provider} />
                   </td>
-                  <td className="py-2">
+                  <td className="py-2 pr-4">
                     <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
+                  </td>
+                  <td className="py-2">
+                    <Documents documents={documents.data?.filter((d) => d.purchase_id === p.id) ?? []} />
                   </td>
                 </tr>
               ))}

@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import { DOCUMENT_NUMBER, documentFileName } from '../../shared/billing-documents';
+import { renderDocumentPdf, type BillingDocument } from '../billing/document-pdf';
+import type { AppDeps } from '../deps';
+import { withClaims } from '../db/with-claims';
+import { signedInCaller } from '../http/caller';
+import { clientIp } from '../http/client-ip';
+import { hitRateLimit } from '../http/rate-limit';
+import { fail, jsonBody } from './function-response';
+import { refuseWithoutSecondFactor } from './second-factor';
+
+/** Generous for a person clicking through Purchase History; it stops a script walking the numbers. */
+const LIMIT = { max: 120, windowSeconds: 600 };
+
+/** Longer than any number the counters will reach; it bounds what is sent to the database. */
+const MAX_NUMBER_LENGTH = 32;
+
+/**
+ * Billing › Download receipt or credit note: the PDF of one document, drawn on demand from its
+ * immutable row. The row is read as the caller (private.billing_document): its owner or an admin
+ * gets it; for anyone else it does not exist.
+ */
+export async function billingDocument(deps: AppDeps, c: Context) {
+  const caller = await signedInCaller(c, deps);
+  if (!caller) return fail(c, 401, 'Authentication required');
+  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
+  if (refusal) return refusal;
+  const read = await jsonBody(c);
+  if ('error' in read) return fail(c, 400, read.error);
+  const number = read.body.number;
+  if (typeof number !== 'string' || number.length > MAX_NUMBER_LENGTH || !DOCUMENT_NUMBER.test(number)) {
+    return fail(c, 400, 'A document number looks like NH-2026-000123 or NH-CN-2026-000007');
+  }
+  if (deps.config.rateLimitsEnabled) {
+    const wait = await hitRateLimit(deps.db, `billing-document:user:${caller.userId}`, LIMIT);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return fail(c, 429, `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+    }
+  }
+  const doc = await withClaims(
+    deps.db,
+    { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), readOnly: true },
+    async (tx) => (await tx.query<BillingDocument>('select * from private.billing_document($1)', [number])).rows[0],
+  );
+  // A foreign number answers as an unknown one: the answer tells no one which numbers exist.
+  if (!doc) return fail(c, 404, 'Document not found');
+  const pdf = await renderDocumentPdf(doc);
+  return c.body(new Uint8Array(pdf), 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="${documentFileName(doc.number)}"`,
+    // A receipt names its buyer: no shared cache keeps it, and the browser does not either.
+    'Cache-Control': 'private, no-store',
+  });
+}
