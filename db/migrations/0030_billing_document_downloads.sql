@@ -25,13 +25,6 @@ grant execute on function private.billing_document(text) to authenticated;
 alter table nodeharbor.outbox add column attachments jsonb
   check (attachments is null or jsonb_typeof(attachments) = 'array');
 
--- Migration 0016's rule for every table a signed-in user reads, which 0029's two tables missed: a
--- user with a verified second factor reads their documents and refunds only past it.
-create policy "A verified second factor needs an aal2 session" on public.billing_documents as restrictive for all to authenticated
-  using ((select private.meets_required_aal())) with check ((select private.meets_required_aal()));
-create policy "A verified second factor needs an aal2 session" on public.credit_refunds as restrictive for all to authenticated
-  using ((select private.meets_required_aal())) with check ((select private.meets_required_aal()));
-
 -- The admin's "Mail outbox" as in 0026, and the names of the files each mail carries (never their
 -- content: a receipt is its recipient's to read).
 drop function public.admin_mail_outbox(text, integer, integer);

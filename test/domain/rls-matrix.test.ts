@@ -152,19 +152,6 @@ describe('row-level security matrix', () => {
     });
   }
 
-  it('keeps every table of the public schema behind row-level security, and each one the API reaches behind the second-factor rule', async () => {
-    const { rows } = await s.deps.db.query<{ name: string; rls: boolean; reached: boolean; aal: boolean }>(
-      `select c.relname as name, c.relrowsecurity as rls,
-              has_table_privilege('authenticated', c.oid, 'select, insert, update, delete') as reached,
-              exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'A verified second factor needs an aal2 session' and not p.polpermissive) as aal
-         from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and c.relkind in ('r', 'p')
-        order by 1`,
-    );
-    expect(rows.length).toBeGreaterThan(10);
-    expect(rows.filter((r) => !r.rls || (r.reached && !r.aal))).toEqual([]);
-  });
-
   it('leaves the aal1 session what GoTrue allows: its user, its factors, stepping up and signing out', async () => {
     const c = clients.userAaal1;
     expect((await c.auth.getUser()).data.user?.id).toBe(a.id);

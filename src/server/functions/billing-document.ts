@@ -5,8 +5,7 @@ import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
 import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
-import { hitRateLimit } from '../http/rate-limit';
-import { fail, jsonBody } from './function-response';
+import { fail, jsonBody, overLimit } from './function-response';
 import { refuseWithoutSecondFactor } from './second-factor';
 
 /** Generous for a person clicking through Purchase History; it stops a script walking the numbers. */
@@ -31,13 +30,8 @@ export async function billingDocument(deps: AppDeps, c: Context) {
   if (typeof number !== 'string' || number.length > MAX_NUMBER_LENGTH || !DOCUMENT_NUMBER.test(number)) {
     return fail(c, 400, 'A document number looks like NH-2026-000123 or NH-CN-2026-000007');
   }
-  if (deps.config.rateLimitsEnabled) {
-    const wait = await hitRateLimit(deps.db, `billing-document:user:${caller.userId}`, LIMIT);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`);
-    }
-  }
+  const limited = await overLimit(deps, c, `billing-document:user:${caller.userId}`, LIMIT, (wait) => `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  if (limited) return limited;
   const doc = await withClaims(
     deps.db,
     { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), readOnly: true },
