@@ -1,4 +1,6 @@
 import PDFDocument from 'pdfkit';
+import type { Queryable } from '../db/database';
+import type { Logger } from '../http/logger';
 import { DOCUMENT_TITLES, type DocumentKind, type Seller } from '../../shared/billing-documents';
 
 /** One row of public.billing_documents as the database driver returns it. */
@@ -71,4 +73,18 @@ export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
 
   pdf.end();
   return done;
+}
+
+/**
+ * The PDF of the issued document numbered `number`, for a mail to carry, or null when it cannot
+ * be drawn (logged): the mail then goes without it and says where to download it.
+ */
+export async function storedDocumentPdf(deps: { db: Queryable; logger: Logger }, number: string): Promise<Buffer | null> {
+  try {
+    const { rows } = await deps.db.query<BillingDocument>('select * from public.billing_documents where number = $1', [number]);
+    return rows[0] ? await renderDocumentPdf(rows[0]) : null;
+  } catch (e) {
+    deps.logger.warn('document not attached', { number, error: e instanceof Error ? e.message : String(e) });
+    return null;
+  }
 }

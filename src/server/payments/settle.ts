@@ -1,4 +1,4 @@
-import { renderDocumentPdf, type BillingDocument } from '../billing/document-pdf';
+import { storedDocumentPdf } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
@@ -65,20 +65,10 @@ async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, a
     );
     const r = rows[0];
     if (!r?.email) return;
-    const pdf = await receiptPdf(deps, receipt);
+    const pdf = await storedDocumentPdf(deps, receipt);
     const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test', receipt, pdf });
     await deps.mailer.queue(deps.db, mail, { key: `payment-received:${orderId}` });
   } catch (e) {
     deps.logger.warn('payment receipt not queued', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
-  }
-}
-
-async function receiptPdf(deps: SettleDeps, number: string): Promise<Buffer | null> {
-  try {
-    const { rows } = await deps.db.query<BillingDocument>('select * from public.billing_documents where number = $1', [number]);
-    return rows[0] ? await renderDocumentPdf(rows[0]) : null;
-  } catch (e) {
-    deps.logger.warn('receipt not attached', { receipt: number, error: e instanceof Error ? e.message : String(e) });
-    return null;
   }
 }

@@ -1,3 +1,4 @@
+import { documentFileName } from '../../../shared/billing-documents';
 import { escapeHtml } from '../escape-html';
 import type { Mail } from '../mailer';
 
@@ -13,10 +14,18 @@ export function paragraphsMail(to: string, subject: string, paragraphs: string[]
 
 /** "$10.00" from a numeric as the database returns it ("10.00") or a number. */
 export function money(amount: string | number): string {
-  return `$${Number(amount).toFixed(2)}`;
+  const n = Number(amount);
+  // A balance a reversal took below zero reads "-$7.00", as the dashboard writes it.
+  return `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(2)}`;
 }
 
 /** A date as people read it in a mail, in UTC so every reader sees the same day. */
 export function day(at: Date | string): string {
   return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** `mail` with the document numbered `number` attached as its PDF, when there is one. */
+export function withPdf(mail: Mail, number: string, pdf: Buffer | null): Mail {
+  if (!pdf) return mail;
+  return { ...mail, attachments: [{ filename: documentFileName(number), contentType: 'application/pdf', content: pdf.toString('base64') }] };
 }

@@ -1,6 +1,5 @@
-import { documentFileName } from '../../../shared/billing-documents';
 import type { Mail } from '../mailer';
-import { money, paragraphsMail } from './layout';
+import { money, paragraphsMail, withPdf } from './layout';
 
 /**
  * For the payments flow: a completed purchase has reached the balance. A purchase through the
@@ -37,5 +36,5 @@ export function paymentReceivedMail({
       ])
     : paragraphsMail(to, subject, paragraphs);
   if (!pdf) return mail;
-  return { ...mail, attachments: [{ filename: documentFileName(receipt), contentType: 'application/pdf', content: pdf.toString('base64') }] };
+  return withPdf(mail, receipt, pdf);
 }

@@ -4,6 +4,7 @@ import { installFailedMail } from './install-failed';
 import { lowBalanceMail } from './low-balance';
 import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
+import { refundMail } from './refund';
 import { renewalMail } from './renewal';
 import { describeBrowser, securityAlertMail } from './security-alert';
 import { serviceActiveMail } from './service-active';
@@ -31,6 +32,8 @@ describe('mail templates', () => {
       terminationMail({ to, name: 'node-1' }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }),
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: Buffer.from('%PDF-') }),
+      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }),
+      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: Buffer.from('%PDF-') }),
       installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
       securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '203.0.113.9', userAgent: undefined, resetUrl: 'https://x/r', contactUrl: 'https://x/c' }),
     ];
@@ -75,6 +78,26 @@ describe('mail templates', () => {
     const bare = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123', pdf: null });
     expect(bare.text).toContain('Receipt NH-2026-000123 records this payment; you can download it from Billing › Purchase History.');
     expect(bare.attachments).toBeUndefined();
+  });
+
+  it('tell a refund or a reversal, attach its credit note, and say what a negative balance means', () => {
+    const pdf = Buffer.from('%PDF-1.3 credit note');
+    const refunded = refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf });
+    expect(refunded.subject).toBe('We refunded $10.00');
+    expect(refunded.text.split('\n\n')).toEqual([
+      'We refunded $10.00 to your payment method, and the same amount has been taken from your NodeHarbor credit.',
+      'Credit note NH-CN-2026-000001 is attached; you can download it again from Billing › Purchase History.',
+      'Your balance is now $15.00.',
+    ]);
+    expect(refunded.attachments).toEqual([{ filename: 'NH-CN-2026-000001.pdf', contentType: 'application/pdf', content: pdf.toString('base64') }]);
+    const reversed = refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: null });
+    expect(reversed.subject).toBe('A payment of $10.00 was reversed');
+    expect(reversed.text.split('\n\n')).toEqual([
+      'PayPal reversed $10.00 of your payment, and the same amount has been taken from your NodeHarbor credit.',
+      'Credit note NH-CN-2026-000002 records it; you can download it from Billing › Purchase History.',
+      'Your balance is now -$7.00. Services do not renew until a top-up brings it back above their price.',
+    ]);
+    expect(reversed.attachments).toBeUndefined();
   });
 
   it('say where a deleted service is reused: New Service, with the same plan', () => {
