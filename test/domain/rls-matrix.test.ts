@@ -152,6 +152,15 @@ describe('row-level security matrix', () => {
     });
   }
 
+  it('shows an inactive product to admins only', async () => {
+    const { rows } = await s.deps.db.query<{ id: string }>(`insert into public.products (name, price, is_active) values ('Retired plan', 5, false) returning id`);
+    const sees = async (actor: Actor) => ((await clients[actor].from('products').select('id').eq('id', rows[0]!.id)).data ?? []).length === 1;
+    expect(Object.fromEntries(await Promise.all(ACTORS.map(async (actor) => [actor, await sees(actor)])))).toEqual({
+      anon: false, userA: false, userAaal1: false, userB: false, admin: true,
+    });
+    await s.deps.db.query('delete from public.products where id = $1', [rows[0]!.id]);
+  });
+
   it('leaves the aal1 session what GoTrue allows: its user, its factors, stepping up and signing out', async () => {
     const c = clients.userAaal1;
     expect((await c.auth.getUser()).data.user?.id).toBe(a.id);
