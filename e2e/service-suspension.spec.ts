@@ -34,6 +34,8 @@ it('shows a suspended service with the day it is terminated, in the owner\'s lan
 
   const { page, errors } = await app.newPage(DESKTOP);
   await signIn(page, app.url, user.email, user.password);
+  // The overview's Next Payment is the one due now.
+  await expect.poll(() => page.getByRole('group', { name: 'Next Payment' }).innerText()).toContain('Due now: lapsed-s is suspended until a top-up renews it');
   await page.goto(`${app.url}/dashboard/services`);
   const card = page.getByRole('article', { name: 'lapsed-s' });
   await card.getByText(`Suspended · terminates on ${day}`, { exact: true }).waitFor();

@@ -14,13 +14,15 @@ beforeAll(async () => {
 afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
-async function service(u: TestUser, name: string, product: string, renewsAt: string, state: 'active' | 'expired' | 'installing' = 'active') {
+async function service(u: TestUser, name: string, product: string, renewsAt: string, state: 'active' | 'expired' | 'installing' | 'suspended' = 'active') {
   const { data, error } = await u.client.rpc('create_service_securely', {
     p_name: name, p_description: null, p_api_key: product === MASTER_NODE ? LICENCE_KEY : GALA_KEY, p_product_id: product,
   });
   if (error) throw error;
   const id = (data as { id: string }).id;
-  await forceServiceState(s.deps.db, state, 'id = $1', id, `renews_at = '${renewsAt}'`);
+  // A suspended service carries the day it is terminated.
+  const terminates = state === 'suspended' ? `, terminates_at = now() + interval '14 days'` : '';
+  await forceServiceState(s.deps.db, state, 'id = $1', id, `renews_at = '${renewsAt}'${terminates}`);
   return id;
 }
 const next = async (u: TestUser) => {
@@ -34,7 +36,7 @@ it('answers the earliest renewal of an active service on a paid renewing plan, w
   expect(await next(u)).toEqual([]);
   await service(u, 'monthly', TOWN_STAR, '2027-03-01T00:00:00Z');
   const quarterly = await service(u, 'quarterly', TOWN_STAR_QUARTERLY, '2027-02-01T00:00:00Z');
-  expect(await next(u)).toEqual([{ service_id: quarterly, service_name: 'quarterly', renews_at: '2027-02-01T00:00:00+00:00', amount: 30 }]);
+  expect(await next(u)).toEqual([{ service_id: quarterly, service_name: 'quarterly', renews_at: '2027-02-01T00:00:00+00:00', amount: 30, suspended: false }]);
 
   // Neither an expired nor an installing service renews, nor a one-time one; a free renewal costs nothing.
   await service(u, 'expired', MASTER_NODE, '2027-01-01T00:00:00Z', 'expired');
@@ -65,4 +67,11 @@ it('refuses a caller who is not signed in', async () => {
   expect(status).toBe(401);
   expect(error).not.toBeNull();
   expect(data).toBeNull();
+});
+
+it('answers a suspended service first: its missed renewal is due now', async () => {
+  const u = await createTestUser(s, { credits: 100 });
+  await service(u, 'soon', TOWN_STAR, '2026-01-02T00:00:00Z');
+  const lapsed = await service(u, 'lapsed', TOWN_STAR_QUARTERLY, '2026-03-01T00:00:00Z', 'suspended');
+  expect(await next(u)).toEqual([{ service_id: lapsed, service_name: 'lapsed', renews_at: '2026-03-01T00:00:00+00:00', amount: 30, suspended: true }]);
 });

@@ -28,7 +28,8 @@ function nextPaymentText(next: ReturnType<typeof useNextPayment>, f: Formatters)
   if (next.isError) return { value: '-', note: 'Failed to load the next payment' };
   if (next.data === undefined) return { value: '-' };
   if (next.data === null) return { value: '-', note: 'No scheduled payments' };
-  return { value: f.money(next.data.amount), note: `${next.data.service_name} renews on ${f.date(next.data.renews_at)}` };
+  const { amount, service_name: name, renews_at: renewsAt, suspended } = next.data;
+  return { value: f.money(amount), note: suspended ? `Due now: ${name} is suspended until a top-up renews it` : `${name} renews on ${f.date(renewsAt)}` };
 }
 
 const STEPS = [

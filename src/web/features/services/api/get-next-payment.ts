@@ -2,8 +2,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
 
-/** The caller's next renewal that costs something (public.get_next_payment), or null when none renews. */
-export type NextPayment = { service_id: string; service_name: string; renews_at: string; amount: number };
+/**
+ * The caller's next renewal that costs something (public.get_next_payment), or null when none
+ * renews. A suspended service's missed renewal comes first: it is due now.
+ */
+export type NextPayment = { service_id: string; service_name: string; renews_at: string; amount: number; suspended: boolean };
 
 export async function getNextPayment(): Promise<NextPayment | null> {
   const supabase = await getSupabase();
