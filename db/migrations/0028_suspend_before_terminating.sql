@@ -17,7 +17,8 @@ create index services_terminates_at_idx on private.services (terminates_at) wher
 insert into private.service_transitions (from_state, to_state) values
   ('active', 'suspended'),    -- not renewed: the node is stopped, kept until terminates_at
   ('suspended', 'active'),    -- paid (a top-up or an extension): the same node runs again
-  ('suspended', 'deleting');  -- terminated unpaid, or deleted by its owner
+  ('suspended', 'deleting'),  -- terminated unpaid, or deleted by its owner
+  ('suspended', 'expired');   -- its plan no longer renews: kept, as an expired service is
 
 -- Leaving suspension forgets its end, whichever function moves the state.
 create function private.clear_termination() returns trigger
@@ -130,6 +131,13 @@ begin
     end if;
     return 'renewed';
   end if;
+  -- A plan that no longer renews (or is gone): no credit could renew the service, suspended or
+  -- not, so it expires with its node kept, as one always has; only Extend brings it back.
+  if not renewing then
+    update private.services set state = 'expired' where id = svc.id;
+    perform private.expire_node(svc.id, 'no renewing plan');
+    return 'expired';
+  end if;
   if svc.state = 'suspended' then
     if svc.terminates_at > now() then
       return 'not_due';
@@ -138,11 +146,6 @@ begin
     perform private.record_service_event(svc.id, 'delete_requested', jsonb_build_object('reason', 'suspension_ended'));
     perform nodeharbor.enqueue_job('uninstall-service', jsonb_build_object('serviceId', svc.id));
     return 'terminated';
-  end if;
-  if not renewing then
-    update private.services set state = 'expired' where id = svc.id;
-    perform private.expire_node(svc.id, 'no renewing plan');
-    return 'expired';
   end if;
   update private.services
      set state = 'suspended', terminates_at = now() + make_interval(days => p_suspension_days)

@@ -83,20 +83,27 @@ end
 $$;
 create trigger billing_documents_immutable before update or delete on public.billing_documents
   for each row execute function private.refuse_document_change();
+create trigger billing_documents_not_truncated before truncate on public.billing_documents
+  for each statement execute function private.refuse_document_change();
+-- Issued by private.issue_document alone: a row written beside it could take the next number.
+revoke insert, update, delete, truncate on public.billing_documents from service_role;
 
+-- The buyer's name goes in on one line: a name with line breaks or other control characters could
+-- otherwise write lines of its own under "Billed to".
 create function private.issue_document(
-  p_kind text, p_purchase public.credit_purchases, p_refund_id uuid, p_receipt_number text, p_amount numeric, p_reference text, p_seller jsonb
+  p_kind text, p_purchase public.credit_purchases, p_refund_id uuid, p_receipt_number text, p_amount numeric, p_reference text, p_seller jsonb,
+  p_issued_at timestamptz default now()
 ) returns text
 language plpgsql security definer set search_path = ''
 as $$
 declare
-  issued timestamptz := now();
+  issued timestamptz := p_issued_at;
   doc_number text := private.next_document_number(case p_kind when 'receipt' then 'NH' else 'NH-CN' end, issued);
 begin
   insert into public.billing_documents (number, kind, user_id, purchase_id, refund_id, receipt_number, amount, provider,
                                         provider_reference, buyer_name, buyer_email, seller, issued_at)
   select doc_number, p_kind, p_purchase.user_id, p_purchase.id, p_refund_id, p_receipt_number, p_amount, p_purchase.provider,
-         p_reference, nullif(pr.full_name, ''), u.email, coalesce(p_seller, '{}'), issued
+         p_reference, nullif(btrim(regexp_replace(pr.full_name, '[[:cntrl:]]+', ' ', 'g')), ''), u.email, coalesce(p_seller, '{}'), issued
     from auth.users u left join public.profiles pr on pr.id = u.id
    where u.id = p_purchase.user_id;
   if not found then
@@ -109,16 +116,17 @@ begin
   return doc_number;
 end
 $$;
-revoke all on function private.issue_document(text, public.credit_purchases, uuid, text, numeric, text, jsonb)
+revoke all on function private.issue_document(text, public.credit_purchases, uuid, text, numeric, text, jsonb, timestamptz)
   from public, anon, authenticated, service_role;
 
--- Every purchase completed before receipts existed gets one now, in the order they completed.
+-- Every purchase completed before receipts existed gets one now, in the order they completed,
+-- dated and numbered in the year it was paid. The seller's configuration is not known here.
 do $$
 declare
   p public.credit_purchases;
 begin
   for p in select * from public.credit_purchases where status = 'completed' order by updated_at, id loop
-    perform private.issue_document('receipt', p, null, null, p.amount, p.provider_order_id, '{"name": "NodeHarbor"}');
+    perform private.issue_document('receipt', p, null, null, p.amount, p.provider_order_id, '{"name": "NodeHarbor"}', p.updated_at);
   end loop;
 end
 $$;
@@ -150,10 +158,12 @@ begin
     raise exception 'Order % captured % cents for a purchase of %', p_order_id, p_captured_cents, p.amount;
   end if;
   perform 1 from public.user_credits where user_id = p.user_id for update;
-  perform private.post_transaction(
-    p.user_id, p.amount, 'purchase',
-    case p.provider when 'paypal' then 'Credit purchase via PayPal' else 'Credit purchase (test payment)' end,
-    null, p_order_id);
+  if not private.post_transaction(
+      p.user_id, p.amount, 'purchase',
+      case p.provider when 'paypal' then 'Credit purchase via PayPal' else 'Credit purchase (test payment)' end,
+      null, p_order_id) then
+    raise exception 'The credit of order % was not written', p_order_id;
+  end if;
   update public.credit_purchases set status = 'completed', updated_at = now() where id = p.id;
   receipt := private.issue_document('receipt', p, null, null, p.amount, coalesce(p_capture_id, p.provider_capture_id, p_order_id), p_seller);
   return jsonb_build_object('outcome', 'credited', 'purchase_id', p.id, 'user_id', p.user_id, 'amount', p.amount, 'receipt', receipt);
@@ -177,6 +187,8 @@ create table public.credit_refunds (
   reason text check (char_length(reason) <= 500),
   requested_by uuid,
   failure text,
+  -- Set while the provider has not said whether an admin's refund was made (it did not answer).
+  unknown_since timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
@@ -184,10 +196,11 @@ create index credit_refunds_purchase_idx on public.credit_refunds (purchase_id);
 -- The server's and the admin functions' only: the reason is the admin's own note, and a customer
 -- learns of a refund from its credit note (billing_documents) and mail.
 alter table public.credit_refunds enable row level security;
-revoke all on public.credit_refunds from anon, authenticated;
+revoke all on public.credit_refunds from anon, authenticated, service_role;
 
 -- The ledger write every caller shares, with the one exception a refund needs: it may take the
--- balance below zero. The six-argument form keeps refusing that.
+-- balance below zero. The six-argument form keeps refusing a charge that would; a credit is always
+-- written, even one that leaves a negative balance below zero still.
 create function private.post_transaction(
   p_user_id uuid, p_amount numeric, p_type text, p_description text, p_service_id uuid, p_idempotency_key text, p_allow_negative boolean
 ) returns boolean
@@ -199,7 +212,7 @@ begin
   if exists (select 1 from public.credit_transactions where user_id = p_user_id and idempotency_key = p_idempotency_key) then
     return true;
   end if;
-  if not p_allow_negative and (select balance from public.user_credits where user_id = p_user_id) + p_amount < 0 then
+  if not p_allow_negative and p_amount < 0 and (select balance from public.user_credits where user_id = p_user_id) + p_amount < 0 then
     return false;
   end if;
   insert into public.credit_transactions (user_id, type, description, amount, service_id, idempotency_key)
@@ -231,13 +244,15 @@ revoke all on function private.refundable(uuid) from public, anon, authenticated
 
 -- An admin's refund, before the provider is asked. The purchase row is locked, so two admins
 -- refunding at once cannot together refund more than was paid. Returns what the server needs to
--- ask the provider.
+-- ask the provider. A refund of the same amount whose outcome is unknown (the provider did not
+-- answer: `unknown_since`) is asked for again under its own id, which the provider takes as the
+-- same request: it is made at most once.
 create function private.begin_refund(p_purchase_id uuid, p_cents bigint, p_reason text) returns jsonb
 language plpgsql security definer set search_path = ''
 as $$
 declare
   p public.credit_purchases;
-  amount numeric := p_cents / 100.0;
+  refund_amount numeric := p_cents / 100.0;
   left_to_refund numeric;
   refund_id uuid;
 begin
@@ -256,16 +271,22 @@ begin
   if p_cents is null or p_cents < 1 then
     raise exception 'The refund must be at least $0.01' using errcode = '22023';
   end if;
-  if amount > left_to_refund then
+  select r.id into refund_id from public.credit_refunds r
+   where r.purchase_id = p.id and r.status = 'pending' and r.unknown_since is not null and r.amount = refund_amount
+   order by r.created_at limit 1;
+  if refund_id is not null then
+    update public.credit_refunds set unknown_since = null, updated_at = now() where id = refund_id;
+  elsif refund_amount > left_to_refund then
     raise exception 'At most $% of this purchase can be refunded', to_char(left_to_refund, 'FM9999999990.00') using errcode = '22023';
+  else
+    insert into public.credit_refunds (purchase_id, user_id, amount, kind, reason, requested_by)
+    values (p.id, p.user_id, refund_amount, 'refund', nullif(btrim(p_reason), ''), auth.uid())
+    returning id into refund_id;
   end if;
-  insert into public.credit_refunds (purchase_id, user_id, amount, kind, reason, requested_by)
-  values (p.id, p.user_id, amount, 'refund', nullif(btrim(p_reason), ''), auth.uid())
-  returning id into refund_id;
   perform private.record_admin_action('purchase.refund', 'user', p.user_id::text,
     (select u.email from auth.users u where u.id = p.user_id),
     jsonb_build_object('purchase_id', p.id, 'refundable', to_char(left_to_refund, 'FM9999999990.00')),
-    jsonb_build_object('refund_id', refund_id, 'amount', to_char(amount, 'FM9999999990.00'), 'reason', nullif(btrim(p_reason), '')));
+    jsonb_build_object('refund_id', refund_id, 'amount', to_char(refund_amount, 'FM9999999990.00'), 'reason', nullif(btrim(p_reason), '')));
   return jsonb_build_object('refund_id', refund_id, 'provider', p.provider, 'order_id', p.provider_order_id,
                             'capture_id', p.provider_capture_id, 'user_id', p.user_id);
 end
@@ -273,14 +294,36 @@ $$;
 revoke all on function private.begin_refund(uuid, bigint, text) from public, anon, authenticated, service_role;
 grant execute on function private.begin_refund(uuid, bigint, text) to authenticated;
 
--- The provider refused an admin's refund: it no longer counts against the purchase.
+-- The provider refused an admin's refund: it no longer counts against the purchase, and the audit
+-- log, which recorded the request, records the refusal beside it, in the admin's name.
 create function private.fail_refund(p_refund_id uuid, p_failure text) returns void
-language sql security definer set search_path = ''
+language plpgsql security definer set search_path = ''
 as $$
-  update public.credit_refunds set status = 'failed', failure = left(p_failure, 500), updated_at = now()
+declare
+  r public.credit_refunds;
+begin
+  update public.credit_refunds set status = 'failed', failure = left(p_failure, 500), unknown_since = null, updated_at = now()
    where id = p_refund_id and status = 'pending'
+  returning * into r;
+  if found then
+    perform private.record_admin_action('purchase.refund_failed', 'user', r.user_id::text,
+      (select u.email from auth.users u where u.id = r.user_id), null,
+      jsonb_build_object('refund_id', r.id, 'amount', to_char(r.amount, 'FM9999999990.00'), 'failure', r.failure),
+      (select u.email from auth.users u where u.id = r.requested_by));
+  end if;
+end
 $$;
 revoke all on function private.fail_refund(uuid, text) from public, anon, authenticated, service_role;
+
+-- The provider did not answer an admin's refund: it may have been made. It stays pending (its
+-- amount reserved); the provider's webhook books it, or a retry of the same amount asks again.
+create function private.refund_outcome_unknown(p_refund_id uuid, p_failure text) returns void
+language sql security definer set search_path = ''
+as $$
+  update public.credit_refunds set unknown_since = now(), failure = left(p_failure, 500), updated_at = now()
+   where id = p_refund_id and status = 'pending'
+$$;
+revoke all on function private.refund_outcome_unknown(uuid, text) from public, anon, authenticated, service_role;
 
 /* The one place a refund becomes a debit. The purchase row is locked, so the admin's call, the
    provider's webhook and its duplicates book one after the other; the provider's refund id is
@@ -319,7 +362,8 @@ begin
       return jsonb_build_object('outcome', 'already', 'refund_id', r.id, 'user_id', r.user_id);
     end if;
     update public.credit_refunds
-       set status = 'completed', provider_refund_id = p_provider_refund_id, amount = p_cents / 100.0, failure = null, updated_at = now()
+       set status = 'completed', provider_refund_id = p_provider_refund_id, amount = p_cents / 100.0, failure = null, unknown_since = null,
+           updated_at = now()
      where id = r.id
     returning * into r;
   else

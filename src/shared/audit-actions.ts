@@ -2,7 +2,8 @@
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'credit.add': 'Credit added',
   'mail.read': 'Mail read',
-  'purchase.refund': 'Purchase refunded',
+  'purchase.refund': 'Refund requested',
+  'purchase.refund_failed': 'Refund refused by the provider',
   'role.admin.grant': 'Admin role granted',
   'role.admin.revoke': 'Admin role revoked',
   'role.dev_access.grant': 'Dev access granted',

@@ -316,7 +316,8 @@ function isCreditAmount(amount: number): boolean {
  */
 export const refundPurchaseSchema = z.object({
   purchase_id: z.string().refine(isUuidText, messages.unknownPurchase),
-  amount: z.number({ error: messages.refundAmount }).refine(isCreditAmount, messages.refundAmount),
+  // No purchase is larger than a top-up: a larger number is no refund (and no bigint of cents).
+  amount: z.number({ error: messages.refundAmount }).refine((n) => isCreditAmount(n) && n <= TOP_UP_MAX, messages.refundAmount),
   reason: z.string().trim().max(REFUND_REASON_MAX, messages.refundReasonLong).optional().default(''),
 });
 export type RefundPurchaseInput = z.input<typeof refundPurchaseSchema>;

@@ -168,6 +168,19 @@ it('reminds once three days before, then terminates after SUSPENSION_DAYS: node 
   expect(mails('Your lapsing service is suspended')).toHaveLength(1);
 });
 
+it('a suspended service whose plan no longer renews expires with its node kept, and is never terminated', async () => {
+  const { id } = await suspendedService('orphaned-plan');
+  const { rows } = await s.deps.db.query<{ id: string }>(
+    `insert into public.products (name, price, renew_interval, base_product_code) values ('One-off', 10, null, 'TOWNSTAR') returning id`,
+  );
+  await s.deps.db.query(`update private.services set product_id = $2, terminates_at = now() - interval '1 minute' where id = $1`, [id, rows[0]!.id]);
+  await sweepTwice();
+  expect((await row(id)).state).toBe('expired');
+  expect((await row(id)).terminates_at).toBeNull();
+  expect((await node(id))?.state).toBe('stopped');
+  expect(mails('Your orphaned-plan service has been terminated')).toHaveLength(0);
+});
+
 it('a user cannot un-suspend a service or move its termination through REST or RPC', async () => {
   const { owner, id } = await suspendedService('stuck');
   const before = await row(id);

@@ -34,8 +34,11 @@ export type PayPalStandIn = {
     capture: Failure;
     orders: Exclude<Failure, 'declined' | 'refused'>;
     webhookSignature: 'valid' | 'invalid';
-    /** `pending`: PayPal accepts the refund and finishes it later (its webhook tells). */
-    refund: Exclude<Failure, 'declined'> | 'pending';
+    /**
+     * `pending`: PayPal accepts the refund and finishes it later (its webhook tells). `lost`: PayPal
+     * makes the refund, but its answer never arrives (a 503 here).
+     */
+    refund: Exclude<Failure, 'declined'> | 'pending' | 'lost';
   };
   calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number; refund: number };
   /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
@@ -347,6 +350,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       };
       refunds.set(r.id, r);
       if (requestId) byRequestId.set(requestId, r.id);
+      if (s.fail.refund === 'lost') return { status: 503, body: { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.', debug_id: 'standinlost' } };
       return { status: 201, body: refundJson(r) };
     }
     return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' } };

@@ -118,6 +118,13 @@ describe('receipts', () => {
     expect(text).not.toContain('Ada King');
   });
 
+  it('puts a name with line breaks on one line, so it cannot add lines of its own to a receipt', async () => {
+    const { error } = await bob.client.from('profiles').update({ full_name: 'Bob Ltd\nVAT ID: DE123\r\n\tFor: Consulting' }).eq('id', bob.id);
+    expect(error).toBeNull();
+    const { purchaseId } = await completedPurchase(s, bob, 2);
+    expect((await receiptOf(s, purchaseId))[0]!.buyer_name).toBe('Bob Ltd VAT ID: DE123 For: Consulting');
+  });
+
   it('cannot be changed or deleted, not even by the table owner nor through the API', async () => {
     const { purchaseId } = await completedPurchase(s, bob, 3);
     const [receipt] = await receiptOf(s, purchaseId);
@@ -127,6 +134,14 @@ describe('receipts', () => {
     await expect(s.deps.db.query(`delete from public.billing_documents where number = $1`, [receipt!.number])).rejects.toThrow(
       'Receipts and credit notes cannot be changed',
     );
+    await expect(s.deps.db.query('truncate public.billing_documents')).rejects.toThrow('Receipts and credit notes cannot be changed');
+    // Nor by the service role: only private.issue_document writes them.
+    await expect(
+      s.deps.db.transaction(async (tx) => {
+        await tx.query('set local role service_role');
+        await tx.query(`insert into public.billing_documents (number, kind, user_id, purchase_id, amount, provider, seller) values ('NH-1999-999999', 'receipt', $1, $2, 1, 'test', '{}')`, [bob.id, purchaseId]);
+      }),
+    ).rejects.toThrow(/permission denied/);
     const updated = await bob.client.from('billing_documents').update({ amount: 1 }).eq('number', receipt!.number).select();
     expect(updated.error).not.toBeNull();
     const deleted = await bob.client.from('billing_documents').delete().eq('number', receipt!.number).select();

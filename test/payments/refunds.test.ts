@@ -146,6 +146,14 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     const { data, error } = await admin.client.rpc('admin_user', { p_user_id: user.id });
     expect(error).toBeNull();
     expect(Number((data as { balance: string }).balance)).toBe(-7);
+    // A top-up smaller than the debt is still credited, with its receipt; so is an admin's credit.
+    const topUp = await purchase(user.client, { amount: 4, credits_amount: 4, user_id: user.id });
+    await visit(paypal.approve((await purchaseRow(s, topUp.body.purchase_id as string))!.provider_order_id!));
+    expect((await purchaseRow(s, topUp.body.purchase_id as string))!.status).toBe('completed');
+    expect(await balance(user.client)).toBe('-3');
+    expect((await documents(user.id)).filter((d) => d.kind === 'receipt')).toHaveLength(2);
+    expect((await admin.client.rpc('admin_add_credit', { p_user_id: user.id, p_amount: 1, p_note: 'Goodwill', p_idempotency_key: crypto.randomUUID() })).error).toBeNull();
+    expect(await balance(user.client)).toBe('-2');
     // And the refund an admin would make on top is refused: it was all reversed.
     expect(await refund(admin.client, { purchase_id: purchaseId, amount: 1 })).toEqual({ status: 409, body: { error: refundTooMuchMessage(0) } });
   });
@@ -159,20 +167,41 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await balance(user.client)).toBe('4');
   });
 
-  it('PayPal refusing or not answering refunds nothing, and frees the amount for another try', async () => {
+  it('PayPal refusing a refund frees its amount, and the audit log says so in the admin\'s name', async () => {
     const { user, purchaseId } = await paid(10);
     paypal.fail.refund = 'refused';
     expect(await refund(admin.client, { purchase_id: purchaseId, amount: 10 })).toEqual({ status: 502, body: { error: 'PayPal refused the refund (PAYEE_ACCOUNT_RESTRICTED)' } });
-    paypal.fail.refund = '5xx';
-    const unreachable = await refund(admin.client, { purchase_id: purchaseId, amount: 10 });
-    expect(unreachable.status).toBe(503);
-    expect(unreachable.body.error).toMatch(/^PayPal answered POST \/v2\/payments\/captures\/\{id\}\/refund with 503 \(SERVICE_UNAVAILABLE\)\. Nothing was refunded; try again\.$/);
-    expect((await refunds(purchaseId)).map((r) => r.status)).toEqual(['failed', 'failed']);
-    expect(await balance(user.client)).toBe('10');
-
+    expect((await refunds(purchaseId)).map((r) => r.status)).toEqual(['failed']);
+    const { rows: audit } = await s.deps.db.query<{ actor: string; action: string }>(
+      `select actor, action from private.admin_audit_log where target_id = $1 order by id`,
+      [user.id],
+    );
+    expect(audit).toEqual([
+      { actor: admin.email, action: 'purchase.refund' },
+      { actor: admin.email, action: 'purchase.refund_failed' },
+    ]);
     paypal.fail.refund = 'none';
     expect((await refund(admin.client, { purchase_id: purchaseId, amount: 10 })).status).toBe(200);
     expect(await balance(user.client)).toBe('0');
+  });
+
+  it('a refund PayPal made without answering is made once: it stays reserved, and a retry of the same amount books that one', async () => {
+    const { user, purchaseId, orderId } = await paid(10);
+    paypal.fail.refund = 'lost';
+    const unanswered = await refund(admin.client, { purchase_id: purchaseId, amount: 4 });
+    expect(unanswered.status).toBe(503);
+    expect(unanswered.body.error).toBe(
+      'PayPal answered POST /v2/payments/captures/{id}/refund with 503 (SERVICE_UNAVAILABLE). The refund may have been made: it is booked when the provider confirms it. Refunding the same amount again asks once more, and is never made twice.',
+    );
+    expect(await refunds(purchaseId)).toEqual([{ amount: '4.00', kind: 'refund', status: 'pending', provider_refund_id: null }]);
+    // Reserved meanwhile: only what is left beside it can be refunded.
+    expect(await refund(admin.client, { purchase_id: purchaseId, amount: 7 })).toEqual({ status: 409, body: { error: refundTooMuchMessage(6) } });
+
+    paypal.fail.refund = 'none';
+    expect(await refund(admin.client, { purchase_id: purchaseId, amount: 4 })).toMatchObject({ status: 200, body: { status: 'completed' } });
+    expect([...paypal.refunds.values()].filter((r) => r.orderId === orderId)).toHaveLength(1);
+    expect(await refunds(purchaseId)).toEqual([{ amount: '4.00', kind: 'refund', status: 'completed', provider_refund_id: expect.any(String) }]);
+    expect(await balance(user.client)).toBe('6');
   });
 
   it('refuses a caller who is not an admin, or not signed in, or an admin without the second factor they enrolled', async () => {
@@ -194,6 +223,7 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
       [{ purchase_id: purchaseId, amount: 0 }, 400, messages.refundAmount],
       [{ purchase_id: purchaseId, amount: 1.234 }, 400, messages.refundAmount],
       [{ purchase_id: purchaseId, amount: '5' }, 400, messages.refundAmount],
+      [{ purchase_id: purchaseId, amount: 1e300 }, 400, messages.refundAmount],
       [{ purchase_id: purchaseId, amount: 1, reason: 'x'.repeat(501) }, 400, messages.refundReasonLong],
       [{ purchase_id: 'not-a-purchase', amount: 1 }, 400, messages.unknownPurchase],
       [{ purchase_id: crypto.randomUUID(), amount: 1 }, 404, 'Purchase not found'],

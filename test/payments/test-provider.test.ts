@@ -213,7 +213,7 @@ describe('purchase-credits with the built-in test provider', () => {
       `select f.fn, r.role from unnest(array['private.complete_purchase(text, bigint, text, jsonb)',
                                              'private.book_refund(uuid, uuid, text, bigint, text, jsonb)',
                                              'private.fail_refund(uuid, text)',
-                                             'private.issue_document(text, public.credit_purchases, uuid, text, numeric, text, jsonb)',
+                                             'private.issue_document(text, public.credit_purchases, uuid, text, numeric, text, jsonb, timestamptz)',
                                              'private.next_document_number(text, timestamptz)',
                                              'private.post_transaction(uuid, numeric, text, text, uuid, text, boolean)']) as f (fn),
               unnest(array['anon', 'authenticated', 'service_role']) as r (role)

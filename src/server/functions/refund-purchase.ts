@@ -42,8 +42,9 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
   } catch (e) {
     if (e instanceof RefundRefused) return fail(c, e.status, e.message);
     if (e instanceof PaymentProviderError) {
-      deps.logger.warn('refund not made', { purchase_id: purchaseId, error: e.message });
-      return fail(c, e.transient ? 503 : 502, `${e.message}. Nothing was refunded; try again.`);
+      deps.logger.warn('refund not answered', { purchase_id: purchaseId, error: e.message });
+      if (!e.transient) return fail(c, 502, `${e.message}. Nothing was refunded.`);
+      return fail(c, 503, `${e.message}. The refund may have been made: it is booked when the provider confirms it. Refunding the same amount again asks once more, and is never made twice.`);
     }
     throw e;
   }

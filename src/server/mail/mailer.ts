@@ -32,7 +32,8 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   const relay = async (id: number, mail: Mail) => {
     try {
-      const attachments = mail.attachments?.map((a) => ({ ...a, encoding: 'base64' }));
+      // Field by field: a stored path or href would make nodemailer read a file or a URL.
+      const attachments = mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' }));
       await transport!.sendMail({ from: opts.from, ...mail, attachments });
       await opts.db.query(`update nodeharbor.outbox set status = 'sent', sent_at = now(), error = null where id = $1`, [id]);
     } catch (e) {

@@ -202,9 +202,9 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
         if (typeof b.id !== 'string') throw new PaymentProviderError('PayPal answered a refund without its id', false);
         if (b.status === 'COMPLETED') {
           const refunded = dollarsToCents(b.amount?.value);
-          return { status: 'completed', providerRefundId: b.id, cents: Number.isNaN(refunded) ? cents : refunded };
+          return { status: 'completed', providerRefundId: b.id, cents: Number.isNaN(refunded) ? cents : refunded, captureId: capture };
         }
-        if (b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id };
+        if (b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id, captureId: capture };
         return { status: 'refused', reason: `PayPal's refund is ${typeof b.status === 'string' ? b.status : 'in an unknown state'}` };
       }
       const issue = (r.body as PayPalErrorBody).details?.[0]?.issue;

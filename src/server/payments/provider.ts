@@ -13,8 +13,8 @@ export type CaptureResult =
 
 /** What a refund request did: done, accepted for later (a webhook finishes it), or refused. */
 export type RefundResult =
-  | { status: 'completed'; providerRefundId: string; cents: number }
-  | { status: 'pending'; providerRefundId: string }
+  | { status: 'completed'; providerRefundId: string; cents: number; captureId: string | null }
+  | { status: 'pending'; providerRefundId: string; captureId: string | null }
   | { status: 'refused'; reason: string };
 
 /** A verified webhook event that concerns one of our orders. */

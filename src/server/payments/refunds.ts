@@ -1,7 +1,7 @@
 import { storedDocumentPdf } from '../billing/document-pdf';
 import { isDbError, type Queryable } from '../db/database';
 import { refundMail } from '../mail/templates/refund';
-import type { RefundResult, WebhookEvent } from './provider';
+import { PaymentProviderError, type RefundResult, type WebhookEvent } from './provider';
 import type { SettleDeps } from './settle';
 
 export type BookedRefund = {
@@ -38,13 +38,18 @@ export async function bookRefund(deps: SettleDeps, b: Booking): Promise<BookedRe
   return r;
 }
 
-/** A provider's refund or reversal event, booked against the purchase it names when that is ours. */
+/**
+ * A provider's refund or reversal event, booked against the purchase it names when that is ours:
+ * through our own refund when it carries its id, otherwise by the capture or the order.
+ */
 export async function bookRefundEvent(deps: SettleDeps, event: Extract<WebhookEvent, { kind: 'refunded' }>): Promise<BookedRefund> {
   const { rows } = await deps.db.query<{ id: string }>(
-    `select id from public.credit_purchases
+    `select purchase_id as id from public.credit_refunds where id = $3::uuid
+     union all
+     select id from public.credit_purchases
       where ($1::text is not null and provider_capture_id = $1) or ($2::text is not null and provider_order_id = $2)
-      limit 1`,
-    [event.captureId, event.orderId],
+     limit 1`,
+    [event.captureId, event.orderId, event.ourRefundId],
   );
   if (!rows[0]) return { outcome: 'unknown' };
   return bookRefund(deps, {
@@ -89,8 +94,8 @@ export async function reserveRefund(tx: Queryable, purchaseId: string, cents: nu
 /**
  * Asks the provider for a reserved refund and books what it answers. A refusal frees the
  * reservation; a refund the provider accepted for later stays pending until its webhook books it.
- * When the provider cannot be reached the reservation is freed too: should the provider have made
- * the refund after all, its webhook carries our id and books it against this same row.
+ * When the provider does not answer, the refund may have been made: it stays reserved, its
+ * webhook books it, and an admin's retry of the same amount asks again under the same id.
  */
 export async function makeRefund(deps: SettleDeps, purchaseId: string, reserved: Reserved, cents: number): Promise<RefundResult & { creditNote?: string }> {
   const fail = (reason: string) => deps.db.query('select private.fail_refund($1, $2)', [reserved.refund_id, reason]);
@@ -103,12 +108,18 @@ export async function makeRefund(deps: SettleDeps, purchaseId: string, reserved:
   try {
     result = await deps.payments.refund({ orderId: reserved.order_id, captureId: reserved.capture_id, cents, refundId: reserved.refund_id });
   } catch (e) {
-    await fail(e instanceof Error ? e.message : String(e));
+    const reason = e instanceof Error ? e.message : String(e);
+    if (e instanceof PaymentProviderError && e.transient) await deps.db.query('select private.refund_outcome_unknown($1, $2)', [reserved.refund_id, reason]);
+    else await fail(reason);
     throw e;
   }
   if (result.status === 'refused') {
     await fail(result.reason);
     return result;
+  }
+  // The provider's refund events name the capture: a purchase paid before it was kept learns it now.
+  if (result.captureId) {
+    await deps.db.query('update public.credit_purchases set provider_capture_id = $2 where id = $1 and provider_capture_id is null', [purchaseId, result.captureId]);
   }
   if (result.status === 'pending') return result;
   const booked = await bookRefund(deps, { purchaseId, ourRefundId: reserved.refund_id, providerRefundId: result.providerRefundId, cents: result.cents, kind: 'refund' });

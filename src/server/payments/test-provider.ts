@@ -63,7 +63,7 @@ export function createTestProvider(db: Database): PaymentProvider {
       const order = await findTestOrder(db, orderId);
       if (order?.status !== 'COMPLETED') return { status: 'refused', reason: `Test order ${orderId} was never paid` };
       // What is left to refund is the database's to check (private.begin_refund); no money moves.
-      return { status: 'completed', providerRefundId: `TEST-REFUND-${refundId}`, cents };
+      return { status: 'completed', providerRefundId: `TEST-REFUND-${refundId}`, cents, captureId: null };
     },
 
     // The test provider sends no webhooks, so none is authentic.
