@@ -1,3 +1,4 @@
+import { hash as nativeHash } from '@node-rs/bcrypt';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import type { AuthError } from './auth-errors';
@@ -11,6 +12,26 @@ describe('passwords', () => {
     expect(await verifyPassword('correct hors', hash)).toBe(false);
   });
 
+  // Go's x/crypto/bcrypt test vector (TestBcryptingIsCorrect): "allmine" with this 16-byte salt.
+  const GO_SALT = Uint8Array.from([101, 201, 101, 75, 19, 227, 199, 20, 239, 236, 133, 32, 30, 109, 243, 30]);
+  const GO_HASH = '$2a$10$XajjQvNhvvRt5GSeFk1xFeyqRrsxkhBkUiQeg0dt.wU1qD4aFDcga';
+
+  it('writes, byte for byte, what GoTrue writes and verifies what it wrote', async () => {
+    expect((await nativeHash('allmine', 10, GO_SALT)).replace(/^\$2b\$/, '$2a$')).toBe(GO_HASH);
+    expect(await verifyPassword('allmine', GO_HASH)).toBe(true);
+    expect(await verifyPassword('allmina', GO_HASH)).toBe(false);
+  });
+
+  it('agrees with an independent implementation (bcryptjs) both ways', async () => {
+    const ours = await hashPassword('round-trip');
+    expect(bcrypt.compareSync('round-trip', ours)).toBe(true);
+    expect(bcrypt.compareSync('round-trap', ours)).toBe(false);
+    expect(bcrypt.compareSync('allmine', GO_HASH)).toBe(true);
+    const theirs = bcrypt.hashSync('round-trip', 4);
+    expect(await verifyPassword('round-trip', theirs)).toBe(true);
+    expect(await verifyPassword('round-trap', theirs)).toBe(false);
+  });
+
   it('verifies hashes written elsewhere, at other costs and labels', async () => {
     const fromGo = bcrypt.hashSync('exported-pass', bcrypt.genSaltSync(4)).replace(/^\$2b\$/, '$2a$');
     const cost12 = bcrypt.hashSync('exported-pass', 12);
@@ -19,6 +40,22 @@ describe('passwords', () => {
       expect(await verifyPassword('exported-pass', h)).toBe(true);
       expect(await verifyPassword('Exported-pass', h)).toBe(false);
     }
+  });
+
+  it('hashes and verifies off the event loop: other work goes on meanwhile', async () => {
+    const hash = await hashPassword('busy-loop');
+    let ticks = 0;
+    let finished = false;
+    const tick = () => {
+      ticks++;
+      if (!finished) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await Promise.all([hashPassword('first-one'), hashPassword('second-one'), verifyPassword('busy-loop', hash), verifyPassword('not-it', hash)]);
+    finished = true;
+    // A free loop turns thousands of times while four hashes take their ~100 ms each; work on the
+    // main thread lets it turn only between them (bcryptjs yields every 100 ms at most).
+    expect(ticks).toBeGreaterThan(100);
   });
 
   it('answers false, without throwing, for a missing or malformed hash', async () => {
