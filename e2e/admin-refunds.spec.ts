@@ -45,6 +45,30 @@ describe('refunds in the admin area', () => {
     await context.close();
   }, 120_000);
 
+  it('asks the provider again about a refund it did not answer, and books it once', async () => {
+    const admin = await createTestUser(app.server, { admin: true });
+    const customer = await createTestUser(app.server);
+    const purchaseId = await paidWithTestProvider(customer, 10);
+    // As refund-purchase leaves a refund whose provider timed out: reserved, outcome unknown.
+    await app.server.deps.db.query(
+      `insert into public.credit_refunds (purchase_id, user_id, amount, kind, requested_by, unknown_since, failure)
+       values ($1, $2, 5, 'refund', $3, now(), 'The provider did not answer')`,
+      [purchaseId, customer.id, admin.id],
+    );
+    const { page, context, errors } = await app.newPage({ width: 390, height: 844 });
+    await signIn(page, app.url, admin.email, admin.password);
+    await page.goto(`${app.url}/admin/users/${customer.id}`);
+    const purchases = page.getByRole('region', { name: 'Credit purchases' });
+    await purchases.getByRole('button', { name: 'Ask the provider again about the unanswered refund of $5.00' }).click();
+    await expectToast(page, 'Refund made', '$5.00 refunded. Credit note NH-CN-');
+    await purchases.getByRole('cell', { name: '$5.00' }).waitFor();
+    await purchases.getByRole('button', { name: /^Ask the provider again/ }).waitFor({ state: 'detached' });
+    const { rows } = await app.server.deps.db.query<{ n: number }>(`select count(*)::int as n from public.credit_refunds where purchase_id = $1`, [purchaseId]);
+    expect(rows[0]!.n).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("flags an account a reversal left owing money, in the list and on its page", async () => {
     const admin = await createTestUser(app.server, { admin: true });
     const customer = await createTestUser(app.server);

@@ -387,13 +387,13 @@ revoke all on function private.book_refund(uuid, uuid, text, bigint, text, jsonb
 
 -- ---------------------------------------------------------------- what admins and owners read
 
--- Purchase rows as before, with the receipt, what was refunded, and what is left to refund (less
--- refunds still pending at the provider).
+-- Purchase rows as before, with the receipt, what was refunded, what is left to refund (less
+-- refunds still pending at the provider), and a refund the provider did not answer, to ask again.
 drop function public.admin_user_purchases(uuid, integer, integer);
 create function public.admin_user_purchases(p_user_id uuid, p_limit integer default 50, p_offset integer default 0)
 returns table (
   id uuid, amount numeric, status text, provider text, provider_order_id text, created_at timestamptz, updated_at timestamptz,
-  receipt_number text, refunded numeric, refundable numeric, total_count bigint
+  receipt_number text, refunded numeric, refundable numeric, unanswered_refund numeric, total_count bigint
 )
 language plpgsql stable security definer set search_path = ''
 as $$
@@ -410,6 +410,8 @@ begin
            (select d.number from public.billing_documents d where d.purchase_id = cp.id and d.kind = 'receipt'),
            coalesce((select sum(r.amount) from public.credit_refunds r where r.purchase_id = cp.id and r.status = 'completed'), 0),
            case when cp.status = 'completed' then private.refundable(cp.id) else 0 end,
+           (select r.amount from public.credit_refunds r
+             where r.purchase_id = cp.id and r.status = 'pending' and r.unknown_since is not null order by r.created_at limit 1),
            count(*) over ()
       from public.credit_purchases cp
      where cp.user_id = p_user_id

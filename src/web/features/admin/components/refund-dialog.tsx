@@ -8,8 +8,41 @@ import { Textarea } from '@/components/ui/input';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useTouchedFields } from '@/lib/use-touched-fields';
-import { useRefundPurchase } from '../api/refund-purchase';
+import { useRefundPurchase, type RefundOutcome } from '../api/refund-purchase';
 import type { UserPurchase } from '../api/get-user-purchases';
+
+/** What the provider did with a refund of `amount`, as a toast. */
+function announce(done: RefundOutcome, amount: string) {
+  if (done.status === 'completed') toast.success('Refund made', `${amount} refunded. Credit note ${done.credit_note ?? ''} issued.`);
+  else toast.success('Refund requested', `The provider is processing the refund of ${amount}; it is booked when the provider confirms it.`);
+}
+
+/**
+ * Admin › a purchase row › Ask again: a refund the provider did not answer may have been made.
+ * Asking again sends the same request, which the provider makes at most once.
+ */
+export function RetryRefundButton({ userId, purchase, amount }: { userId: string; purchase: UserPurchase; amount: number }) {
+  const f = useFormat();
+  const refund = useRefundPurchase(userId);
+  const retry = async () => {
+    try {
+      announce(await refund.mutateAsync({ purchase_id: purchase.id, amount }), f.money(amount));
+    } catch (e) {
+      toast.error('Refund failed', e instanceof Error ? e.message : undefined);
+    }
+  };
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={refund.isPending}
+      aria-label={`Ask the provider again about the unanswered refund of ${f.money(amount)}`}
+      onClick={() => void retry()}
+    >
+      {refund.isPending ? 'Asking...' : 'Ask again'}
+    </Button>
+  );
+}
 
 /** Admin › a purchase row › Refund: all or part of what is left, through the provider it was paid with. */
 export function RefundDialog({ userId, purchase }: { userId: string; purchase: UserPurchase }) {
@@ -46,9 +79,7 @@ function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: Us
 
   const submit = async () => {
     try {
-      const done = await refund.mutateAsync({ purchase_id: purchase.id, amount: value, reason: reason.trim() });
-      if (done.status === 'completed') toast.success('Refund made', `${f.money(value)} refunded. Credit note ${done.credit_note ?? ''} issued.`);
-      else toast.success('Refund requested', `The provider is processing the refund of ${f.money(value)}; it is booked when the provider confirms it.`);
+      announce(await refund.mutateAsync({ purchase_id: purchase.id, amount: value, reason: reason.trim() }), f.money(value));
       onDone();
     } catch (e) {
       toast.error('Refund failed', e instanceof Error ? e.message : undefined);

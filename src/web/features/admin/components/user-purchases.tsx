@@ -5,7 +5,7 @@ import { useFormat } from '@/lib/format';
 import type { UserPurchase } from '../api/get-user-purchases';
 import type { Paged } from '../api/get-user-transactions';
 import { PagedCard } from './paged-card';
-import { RefundDialog } from './refund-dialog';
+import { RefundDialog, RetryRefundButton } from './refund-dialog';
 
 const STATUS: Record<UserPurchase['status'], { label: string; variant: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
   pending: { label: 'Pending', variant: 'warning' },
@@ -63,7 +63,10 @@ export function UserPurchases({
                   <td className="whitespace-nowrap py-2 pr-4">{f.dateTime(p.updated_at)}</td>
                   <td className="whitespace-nowrap py-2 pr-4">{p.receipt_number ?? '—'}</td>
                   <td className="py-2 pr-4">{p.refunded > 0 ? f.money(p.refunded) : '—'}</td>
-                  <td className="py-2 text-right">{p.refundable > 0 && <RefundDialog userId={userId} purchase={p} />}</td>
+                  <td className="space-x-2 whitespace-nowrap py-2 text-right">
+                    {p.unanswered_refund !== null && <RetryRefundButton userId={userId} purchase={p} amount={p.unanswered_refund} />}
+                    {p.refundable > 0 && <RefundDialog userId={userId} purchase={p} />}
+                  </td>
                 </tr>
               ))}
             </tbody>
