@@ -6,10 +6,9 @@ import type { AppDeps } from '../deps';
 import { addCreditsIn } from '../domain/credits';
 import { grantAdmin } from '../domain/roles';
 import { setClaims } from '../db/with-claims';
-import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
 import { fail, invalid, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 /** An operator onboards a handful of people at a time; each creation also costs a bcrypt hash. */
 const LIMIT = { max: 30, windowSeconds: 600 };
@@ -22,10 +21,8 @@ class NotAdmin extends Error {}
  * audit log with the admin as actor, the address and the user agent, all in one transaction.
  */
 export async function adminCreateUser(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = adminCreateUserSchema.safeParse(read.body);

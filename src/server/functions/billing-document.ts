@@ -3,10 +3,9 @@ import { DOCUMENT_NUMBER, documentFileName } from '../../shared/billing-document
 import { renderDocumentPdf, type BillingDocument } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
 import { fail, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 /** Generous for a person clicking through Purchase History; it stops a script walking the numbers. */
 const LIMIT = { max: 120, windowSeconds: 600 };
@@ -20,10 +19,8 @@ const MAX_NUMBER_LENGTH = 32;
  * gets it; for anyone else it does not exist.
  */
 export async function billingDocument(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const number = read.body.number;

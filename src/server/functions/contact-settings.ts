@@ -2,9 +2,8 @@ import type { Context } from 'hono';
 import type { ContactSettings } from '../../shared/contact-settings';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { signedInCaller } from '../http/caller';
 import { fail } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 
 /**
@@ -13,10 +12,8 @@ import { refuseWithoutSecondFactor } from './second-factor';
  * caller is an admin is the database's answer, under the caller's own claims.
  */
 export async function contactSettings(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const admin = await withClaims(deps.db, { role: 'authenticated', claims: caller.claims, readOnly: true }, async (tx) => {
     const { rows } = await tx.query<{ admin: boolean }>('select public.is_user_admin(auth.uid()) as admin');
     return rows[0]!.admin;

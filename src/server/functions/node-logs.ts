@@ -1,13 +1,12 @@
 import type { Context } from 'hono';
 import { LOG_LINES } from '../../shared/node-health';
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { signedInCaller } from '../http/caller';
 import { recordEvent } from '../jobs/service-row';
 import { provisionerFor } from '../provisioning/create-provisioner';
 import { redactLogs } from '../provisioning/redact-logs';
 import { fail, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 /** Each read asks the engine: a person reads a few times a minute; more is a script. */
 const LIMIT = { max: 30, windowSeconds: 60 };
@@ -19,10 +18,8 @@ const LIMIT = { max: 30, windowSeconds: 60 };
  * server. An admin's read is recorded on the service's log, which its owner sees.
  */
 export async function nodeLogs(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const serviceId = read.body.service_id;

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
 import { messages, purchaseCreditsSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { signedInCaller } from '../http/caller';
 import { PaymentProviderError } from '../payments/provider';
 import { attachOrder, beginPurchase, closePurchase } from '../payments/purchases';
 import { fail, invalid, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 /** A person buys credit a few times at most; each attempt opens an order at the provider. */
 const LIMIT = { max: 20, windowSeconds: 600 };
@@ -16,10 +15,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * the purchase is always the caller's own.
  */
 export async function purchaseCredits(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, messages.notAuthenticated);
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c, messages.notAuthenticated);
+  if (caller instanceof Response) return caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = purchaseCreditsSchema.safeParse(read.body);

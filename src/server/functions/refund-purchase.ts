@@ -2,12 +2,11 @@ import type { Context } from 'hono';
 import { refundPurchaseSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { signedInCaller } from '../http/caller';
 import { clientIp } from '../http/client-ip';
 import { PaymentProviderError } from '../payments/provider';
 import { makeRefund, RefundRefused, reserveRefund } from '../payments/refunds';
 import { fail, invalid, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 /** Refunds are rare; a runaway script must not drain purchases one call after another. */
 const LIMIT = { max: 30, windowSeconds: 600 };
@@ -18,10 +17,8 @@ const LIMIT = { max: 30, windowSeconds: 600 };
  * the provider then makes the refund, and the ledger books it once, with a credit note.
  */
 export async function refundPurchase(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = refundPurchaseSchema.safeParse(read.body);

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { signedInCaller } from '../http/caller';
 import { serviceCreatedMail } from '../mail/templates/service-created';
 import { serviceDeletedMail } from '../mail/templates/service-deleted';
 import { fail, jsonBody, overLimit } from './function-response';
-import { refuseWithoutSecondFactor } from './second-factor';
+import { signedInPastSecondFactor } from './second-factor';
 
 const mails = { service_created: serviceCreatedMail, service_deleted: serviceDeletedMail } as const;
 
@@ -19,10 +18,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * send-email job delivers and retries it), so the answer never waits for the relay.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
-  const caller = await signedInCaller(c, deps);
-  if (!caller) return fail(c, 401, 'Authentication required');
-  const refusal = await refuseWithoutSecondFactor(deps, c, caller);
-  if (refusal) return refusal;
+  const caller = await signedInPastSecondFactor(deps, c);
+  if (caller instanceof Response) return caller;
   const { userId } = caller;
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
