@@ -315,7 +315,7 @@ function isCreditAmount(amount: number): boolean {
  * the database's to check (private.begin_refund), against the rows it locks.
  */
 export const refundPurchaseSchema = z.object({
-  purchase_id: z.string().refine(isUuidText, messages.unknownPurchase),
+  purchase_id: z.string().refine(isUuid, messages.unknownPurchase),
   // No purchase is larger than a top-up: a larger number is no refund (and no bigint of cents).
   amount: z.number({ error: messages.refundAmount }).refine((n) => isCreditAmount(n) && n <= TOP_UP_MAX, messages.refundAmount),
   reason: z.string().trim().max(REFUND_REASON_MAX, messages.refundReasonLong).optional().default(''),
@@ -335,7 +335,8 @@ export function refundErrors(amount: number, reason: string, refundable: number)
   };
 }
 
-function isUuidText(s: string): boolean {
+/** A UUID as PostgreSQL writes it, in either case. */
+export function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
 

@@ -2,7 +2,8 @@ import type { AppDeps } from '../deps';
 import { AuthError } from './auth-errors';
 import { sessionExists } from './sessions';
 import { type JwtClaims, JwtError, verifyJwt } from './tokens';
-import { findUserById, isUuid, type UserRow } from './users';
+import { findUserById, type UserRow } from './users';
+import { isUuid } from '../../shared/validation';
 
 export type Authenticated = { user: UserRow; claims: JwtClaims; sessionId: string | null };
 

@@ -11,7 +11,8 @@ import { decryptSecret, encryptSecret } from './mfa-secrets';
 import { matchingStep, newTotp } from './mfa-totp';
 import { queueSecurityMail } from './security-mail';
 import { type ClientInfo, insertRefreshToken, sessionBody, type SessionBody, type SessionRow } from './sessions';
-import { findUserById, isUuid } from './users';
+import { findUserById } from './users';
+import { isUuid } from '../../shared/validation';
 
 /** GoTrue's MFA defaults (GOTRUE_MFA_*). */
 export const MFA_LIMITS = {

@@ -4,6 +4,7 @@ import { isDbError } from '../db/database';
 import { AuthError, validationFailed } from './auth-errors';
 import { assertPasswordAcceptable, hashPassword } from './passwords';
 import { checkMetadataFields, checkMetadataSize } from './user-metadata';
+import { isUuid } from '../../shared/validation';
 
 /** A row of auth.users, as the server reads it (column names are Supabase's). */
 export type UserRow = {
@@ -127,6 +128,3 @@ export async function setPassword(db: Queryable, userId: string, password: strin
   if (rowCount !== 1) throw new AuthError(404, 'user_not_found', 'User not found');
 }
 
-export function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}

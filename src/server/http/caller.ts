@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { sessionExists } from '../auth/sessions';
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import { isDbError, type Queryable } from '../db/database';
 import type { DbRole } from '../db/with-claims';
 import { JwtError, verifyJwt, type JwtClaims, type Keys } from '../auth/tokens';

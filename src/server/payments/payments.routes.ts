@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { PaymentProviderError } from './provider';
 import { closePurchase, findPurchase } from './purchases';

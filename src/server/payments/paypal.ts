@@ -1,4 +1,4 @@
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import type { PayPalConfig } from '../env';
 import { parseJsonBody } from '../http/json-body';
 import type { Logger } from '../http/logger';

@@ -1,4 +1,4 @@
-import { isUuid } from '../auth/users';
+import { isUuid } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { hitRateLimit } from '../http/rate-limit';
