@@ -1,8 +1,8 @@
 import { ADMIN_PAGE_SIZE, AUDIT_ACTION_LABELS, auditActionLabel } from '@shared/audit-actions';
-import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
 import { Input, NativeSelect } from '@/components/ui/input';
 import { Pagination } from '@/components/ui/pagination';
 import { QueryState } from '@/components/ui/query-state';
@@ -132,7 +132,7 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (next: 
         onApply({ action: value('action'), actor: value('actor'), target: value('target'), from: value('from'), to: value('to'), page: 1 });
       }}
     >
-      <Labelled id="audit-action" label="Action">
+      <FormField id="audit-action" label="Action">
         <NativeSelect {...field('action')}>
           <option value="">All actions</option>
           {ACTION_OPTIONS.map(([action, label]) => (
@@ -141,19 +141,19 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (next: 
             </option>
           ))}
         </NativeSelect>
-      </Labelled>
-      <Labelled id="audit-actor" label="Actor">
+      </FormField>
+      <FormField id="audit-actor" label="Actor">
         <Input type="search" maxLength={FILTER_MAX} placeholder="Email or cli:user" {...field('actor')} />
-      </Labelled>
-      <Labelled id="audit-target" label="Target">
+      </FormField>
+      <FormField id="audit-target" label="Target">
         <Input type="search" maxLength={FILTER_MAX} placeholder="Email, name or id" {...field('target')} />
-      </Labelled>
-      <Labelled id="audit-from" label="From">
+      </FormField>
+      <FormField id="audit-from" label="From">
         <Input type="date" {...field('from')} />
-      </Labelled>
-      <Labelled id="audit-to" label="To">
+      </FormField>
+      <FormField id="audit-to" label="To">
         <Input type="date" {...field('to')} />
-      </Labelled>
+      </FormField>
       <div className="flex gap-2 sm:col-span-2 lg:col-span-5">
         <Button type="submit" variant="outline">
           Filter
@@ -163,17 +163,6 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (next: 
         </Button>
       </div>
     </form>
-  );
-}
-
-function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { parseLedgerFilters, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, type LedgerFilters } from '@shared/ledger';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
 import { Input, NativeSelect } from '@/components/ui/input';
 
 /**
@@ -23,7 +24,7 @@ export function LedgerFiltersForm({ shown, onApply }: { shown: { type: string; f
         if (parsed.ok) onApply(parsed.filters);
       }}
     >
-      <Labelled id="ledger-type" label="Type">
+      <FormField id="ledger-type" label="Type">
         <NativeSelect id="ledger-type" name="type" defaultValue={shown.type}>
           <option value="">All types</option>
           {/* An unknown type from the address stays selectable, so the field shows what is wrong. */}
@@ -34,13 +35,13 @@ export function LedgerFiltersForm({ shown, onApply }: { shown: { type: string; f
             </option>
           ))}
         </NativeSelect>
-      </Labelled>
-      <Labelled id="ledger-from" label="From">
+      </FormField>
+      <FormField id="ledger-from" label="From">
         <Input id="ledger-from" name="from" type="date" defaultValue={shown.from} aria-invalid={error !== null || undefined} />
-      </Labelled>
-      <Labelled id="ledger-to" label="To">
+      </FormField>
+      <FormField id="ledger-to" label="To">
         <Input id="ledger-to" name="to" type="date" defaultValue={shown.to} aria-invalid={error !== null || undefined} />
-      </Labelled>
+      </FormField>
       {error && (
         <p role="alert" className="text-sm text-destructive sm:col-span-3">
           {error}
@@ -55,16 +56,5 @@ export function LedgerFiltersForm({ shown, onApply }: { shown: { type: string; f
         </Button>
       </div>
     </form>
-  );
-}
-
-function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-    </div>
   );
 }
