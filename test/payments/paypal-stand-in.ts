@@ -382,3 +382,20 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   s.url = base;
   return s;
 }
+
+/**
+ * The settings of a server that takes payments through this stand-in, with room for PayPal's many
+ * deliveries: PayPal sends them from many servers, the tests from one address.
+ */
+export function payPalServerEnv(paypal: PayPalStandIn): Record<string, string> {
+  return {
+    RATE_LIMITS_ENABLED: 'false',
+    MAX_CONNECTIONS_PER_ADDRESS: '1000',
+    PAYPAL_CLIENT_ID: paypal.clientId,
+    PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+    PAYPAL_MODE: 'sandbox',
+    PAYPAL_WEBHOOK_ID: paypal.webhookId,
+    PAYPAL_API_URL: paypal.url,
+    PAYPAL_TIMEOUT_MS: '2000',
+  };
+}

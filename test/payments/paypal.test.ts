@@ -3,7 +3,7 @@ import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { age, balance, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
-import { startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
+import { payPalServerEnv, startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
 import { expectLedgerBalanced } from '../helpers/ledger';
 
 describe('purchase-credits through PayPal (local stand-in)', () => {
@@ -12,20 +12,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
   const logLines: string[] = [];
   beforeAll(async () => {
     paypal = await startPayPalStandIn();
-    s = await startTestServer(
-      {
-        RATE_LIMITS_ENABLED: 'false',
-        // NOTE: PayPal delivers from many of its own servers; here 200 deliveries come from one address.
-        MAX_CONNECTIONS_PER_ADDRESS: '1000',
-        PAYPAL_CLIENT_ID: paypal.clientId,
-        PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-        PAYPAL_MODE: 'sandbox',
-        PAYPAL_WEBHOOK_ID: paypal.webhookId,
-        PAYPAL_API_URL: paypal.url,
-        PAYPAL_TIMEOUT_MS: '2000',
-      },
-      { logLines },
-    );
+    s = await startTestServer(payPalServerEnv(paypal), { logLines });
   });
   afterEach(async () => {
     paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' };

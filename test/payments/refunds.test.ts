@@ -6,7 +6,7 @@ import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { balance, paidWithTestProvider, purchase, purchaseRow, visit } from './helpers';
-import { startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
+import { payPalServerEnv, startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
 
 // Issue 20, item 3: refunds an admin makes through the provider, and PayPal's own refunds and
 // reversals, each booked once in the ledger with a credit note, whatever arrives twice or at once.
@@ -17,16 +17,7 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
   let admin: TestUser;
   beforeAll(async () => {
     paypal = await startPayPalStandIn();
-    s = await startTestServer({
-      RATE_LIMITS_ENABLED: 'false',
-      MAX_CONNECTIONS_PER_ADDRESS: '1000',
-      PAYPAL_CLIENT_ID: paypal.clientId,
-      PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-      PAYPAL_MODE: 'sandbox',
-      PAYPAL_WEBHOOK_ID: paypal.webhookId,
-      PAYPAL_API_URL: paypal.url,
-      PAYPAL_TIMEOUT_MS: '2000',
-    });
+    s = await startTestServer(payPalServerEnv(paypal));
     admin = await createTestUser(s, { admin: true });
   });
   afterEach(async () => {

@@ -67,7 +67,7 @@ type Reserved = { refund_id: string; provider: string; order_id: string | null; 
 export class RefundRefused extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 403 | 404 | 409,
+    readonly status: 403 | 404 | 409,
   ) {
     super(message);
     this.name = 'RefundRefused';
