@@ -7,7 +7,7 @@ import { logOutages } from './db/outage-log';
 import type { AppDeps } from './deps';
 import { createKeys } from './auth/tokens';
 import type { Config } from './env';
-import { withEncryptionKeys } from './db/with-encryption-keys';
+import { withEncryptionKeys, type EncryptionKeys } from './db/with-encryption-keys';
 import { checkEncryptionKey } from './encryption-key-check';
 import { createLogger, type Logger } from './http/logger';
 import { resolveSecrets } from './local-secrets';
@@ -16,9 +16,10 @@ import { createPaymentProvider } from './payments/create-provider';
 
 /**
  * Opens the database, applies migrations and seeds, and builds the shared dependencies.
- * main.ts, cli.ts and the tests all start here.
+ * main.ts, cli.ts and the tests all start here. `prepared`: another process (a cluster's primary)
+ * has migrated, seeded and checked the encryption key already.
  */
-export async function bootstrap(config: Config, opts: { db?: Database; logger?: Logger } = {}): Promise<AppDeps> {
+export async function bootstrap(config: Config, opts: { db?: Database; logger?: Logger; prepared?: boolean } = {}): Promise<AppDeps> {
   const logger = opts.logger ?? createLogger(config.logLevel);
   const secrets = resolveSecrets(config);
   const encryptionKeys = { current: secrets.encryptionKey, previous: config.encryptionKeyPrevious };
@@ -27,9 +28,7 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   // Outermost, each caller's share: its refusals are no outage of the database's.
   const db = shareFairly(logOutages(withEncryptionKeys(raw, encryptionKeys), logger), slots);
   try {
-    await migrate(db, { platform: true });
-    await seed(db);
-    await checkEncryptionKey(db, encryptionKeys);
+    if (!opts.prepared) await prepare(db, encryptionKeys);
   } catch (e) {
     await db.close();
     throw e;
@@ -38,5 +37,12 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const payments = createPaymentProvider(config, db, logger);
   return { config, db, keys, encryptionKeys, logger, mailer, payments, seller: config.seller };
+}
+
+/** Brings the database up to date and checks that ENCRYPTION_KEY is the one it was written with. */
+async function prepare(db: Database, encryptionKeys: EncryptionKeys): Promise<void> {
+  await migrate(db, { platform: true });
+  await seed(db);
+  await checkEncryptionKey(db, encryptionKeys);
 }
 

@@ -25,4 +25,6 @@ export type AppDeps = {
   webDir?: string;
   /** Set by npm start: /healthz answers 503 once it is stopping. */
   lifecycle?: Lifecycle;
+  /** Set in one of npm start's HTTP processes on PostgreSQL: /metrics answers for all of them. */
+  cluster?: boolean;
 };

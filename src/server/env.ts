@@ -172,6 +172,8 @@ const schema = z.object({
       });
       return z.NEVER;
     }),
+  // 0 when unset: one HTTP process per core (main.ts).
+  WEB_CONCURRENCY: int('WEB_CONCURRENCY', 0, 1, 256),
   RUN_WORKER: bool('RUN_WORKER', true),
   WORKER_CONCURRENCY: int('WORKER_CONCURRENCY', 4, 1, 100),
   WORKER_UPKEEP_CONCURRENCY: int('WORKER_UPKEEP_CONCURRENCY', 2, 1, 100),
@@ -305,6 +307,8 @@ export type Config = {
   rateLimitsEnabled: boolean;
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: TrustProxy;
+  /** HTTP processes on PostgreSQL (WEB_CONCURRENCY); 0: one per core. The embedded database always has one. */
+  webConcurrency: number;
   runWorker: boolean;
   /** Jobs one worker runs at once in each lane (jobs/task.ts's Lane). */
   workerConcurrency: { nodes: number; upkeep: number };
@@ -450,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     trustProxy: e.TRUST_PROXY,
+    webConcurrency: e.WEB_CONCURRENCY,
     runWorker: e.RUN_WORKER,
     workerConcurrency: { nodes: e.WORKER_CONCURRENCY, upkeep: e.WORKER_UPKEEP_CONCURRENCY },
     workerPollMs: e.WORKER_POLL_MS,

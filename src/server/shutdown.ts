@@ -15,7 +15,7 @@ export type ShutdownOptions = {
   lifecycle: Lifecycle;
   /** How long the things in `stop` may take to finish their work (SHUTDOWN_GRACE_SECONDS). */
   graceMs: number;
-  /** Stopped together, at once: what takes new work (the HTTP server, the worker). */
+  /** Stopped together, at once: what takes new work (the HTTP server, the worker); read when the shutdown begins. */
   stop: readonly Stoppable[];
   /** Closed one after another once every `stop` has finished: what they used (the database). */
   close: readonly Stoppable[];
@@ -54,21 +54,27 @@ export async function shutdown(signal: string, opts: ShutdownOptions): Promise<n
 }
 
 /**
- * SIGTERM or SIGINT runs `shutdown` and exits with its code; a second one exits at once (1), for
- * an operator who will not wait.
+ * SIGTERM or SIGINT (or `signals`) runs `shutdown` and exits with its code; a second signal exits
+ * at once (1), for an operator who will not wait. Returns a function that starts the same shutdown
+ * for another reason (a cluster's primary asking), which does nothing once it has begun.
  */
-export function stopOnSignals(opts: ShutdownOptions): void {
+export function stopOnSignals(opts: ShutdownOptions, signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): (reason: string) => void {
   let started = false;
+  const begin = (reason: string) => {
+    started = true;
+    void shutdown(reason, opts).then((code) => process.exit(code));
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) {
       opts.logger.warn('stopped at once: a second signal', { signal });
       process.exit(1);
     }
-    started = true;
-    void shutdown(signal, opts).then((code) => process.exit(code));
+    begin(signal);
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  for (const signal of signals) process.on(signal, onSignal);
+  return (reason) => {
+    if (!started) begin(reason);
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { renewService } from '../../src/server/jobs/tasks/renew-service';
 import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
+import { until } from '../helpers/until';
 
 // Several worker processes share one PostgreSQL (the PostgreSQL pass of npm run test:faults); the
 // test reads the database while they run.
@@ -49,15 +50,6 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     children.push(w.child);
     return w;
   };
-  async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(50);
-    }
-  }
   const q = <T>(sql: string, params: unknown[] = []) => deps.db.query<T>(sql, params).then((r) => r.rows);
 
   it('finishes the install once after a restart, and a renewal whose worker died is charged once', async () => {

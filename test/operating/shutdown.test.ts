@@ -11,6 +11,7 @@ import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/databa
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { parseMetrics, sampleValue } from '../helpers/prometheus';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
+import { until } from '../helpers/until';
 
 // npm start stopped with SIGTERM (issue 19): the real server process, one database through three
 // starts. PGlite's data folder admits one process, so the test reads it only between them.
@@ -47,16 +48,6 @@ if (TEST_DB === 'pglite') {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 const port = (url: string) => Number(new URL(url).port);
 const logged = (server: ServerProcess, msg: string) => server.output().includes(`"msg":"${msg}"`);
 const installsRunning = async (server: ServerProcess) =>

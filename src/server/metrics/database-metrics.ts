@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { ServiceState } from '../../shared/constants';
 import { NODE_STATES } from '../../shared/node-health';
-import type { Database } from '../db/database';
+import type { Database, DatabaseStats } from '../db/database';
 import { classifyDbFailure } from '../db/db-failure';
 import type { Logger } from '../http/logger';
 import { taskRegistry } from '../jobs/registry';
@@ -73,15 +73,22 @@ async function readSnapshot(db: Database, timeoutMs: number): Promise<Snapshot> 
   }
 }
 
-/** Gauges read from the database at each scrape, and the pool's state; `refresh` before each exposition. */
+/** Gauges read from the database at each scrape; `refresh` before each exposition. */
 export type DatabaseGauges = { refresh(): Promise<void> };
 
 /**
- * Registers the database's gauges on `registry`. When the database does not answer a scrape,
+ * Registers the database's gauges: this process's pool on `registries.process`, what is read from
+ * the database on `registries.shared`. When the database does not answer a scrape,
  * nodeharbor_database_up is 0 and the gauges read from it are left out, rather than the scrape failing.
  */
-export function databaseGauges(registry: Registry, db: Database, logger: Logger, timeoutMs = SCRAPE_TIMEOUT_MS): DatabaseGauges {
-  const registers = [registry];
+export function databaseGauges(
+  registries: { process: Registry; shared: Registry },
+  db: Database,
+  logger: Logger,
+  timeoutMs = SCRAPE_TIMEOUT_MS,
+): DatabaseGauges {
+  const registers = [registries.shared];
+  const ofProcess = [registries.process];
   const lanes = new Map<string, Lane>([...taskRegistry.values()].map((t) => [t.name, t.lane]));
   // A task no worker knows is claimed by the upkeep lane (jobs/worker.ts).
   const laneOf = (task: string): Lane => lanes.get(task) ?? 'upkeep';
@@ -100,25 +107,23 @@ export function databaseGauges(registry: Registry, db: Database, logger: Logger,
     nodes: new Gauge({ name: 'nodeharbor_nodes', help: "Live services' nodes (active, expired, suspended) by the monitor's state", labelNames: ['state'], registers }),
     payments: new Gauge({ name: 'nodeharbor_payments', help: 'Credit purchases by status', labelNames: ['status'], registers }),
   };
-  // Only a database with a pool has these: PGlite runs one statement at a time, in this process.
-  const pool = db.stats?.().pool
-    ? {
-        total: new Gauge({ name: 'nodeharbor_database_pool_connections', help: "PostgreSQL pool's open connections", registers }),
-        idle: new Gauge({ name: 'nodeharbor_database_pool_idle_connections', help: "PostgreSQL pool's idle connections", registers }),
-        waiting: new Gauge({ name: 'nodeharbor_database_pool_waiting', help: 'Statements waiting for a PostgreSQL pool connection', registers }),
-      }
-    : undefined;
-  const callersWaiting = new Gauge({
-    name: 'nodeharbor_database_caller_waiting',
-    help: "Statements waiting for one of their caller's slots (DATABASE_CLIENT_SLOTS)",
-    registers,
-  });
-
-  const reportPool = () => {
-    const stats = db.stats?.() ?? {};
-    if (pool && stats.pool) for (const [key, g] of Object.entries(pool)) g.set(stats.pool[key as keyof typeof pool]);
-    callersWaiting.set(stats.callersWaiting ?? 0);
-  };
+  // Read at each exposition (prom-client calls `collect`), in whichever process is asked. Only a
+  // database with a pool has the pool's: PGlite runs one statement at a time, in this process.
+  const fromStats = (name: string, help: string, read: (s: DatabaseStats) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers: ofProcess,
+      collect() {
+        this.set(read(db.stats?.() ?? {}) ?? 0);
+      },
+    });
+  if (db.stats?.().pool) {
+    fromStats('nodeharbor_database_pool_connections', "PostgreSQL pool's open connections", (s) => s.pool?.total);
+    fromStats('nodeharbor_database_pool_idle_connections', "PostgreSQL pool's idle connections", (s) => s.pool?.idle);
+    fromStats('nodeharbor_database_pool_waiting', 'Statements waiting for a PostgreSQL pool connection', (s) => s.pool?.waiting);
+  }
+  fromStats('nodeharbor_database_caller_waiting', "Statements waiting for one of their caller's slots (DATABASE_CLIENT_SLOTS)", (s) => s.callersWaiting);
 
   // Synchronous from the reset to the last value: a scrape running alongside never sees half of them.
   const report = (s: Snapshot | undefined) => {
@@ -151,7 +156,6 @@ export function databaseGauges(registry: Registry, db: Database, logger: Logger,
 
   return {
     async refresh() {
-      reportPool();
       const snapshot = await readSnapshot(db, timeoutMs).catch((e: unknown) => {
         // An outage is logged once by db/outage-log.ts; anything else is a fault of this query.
         if (!classifyDbFailure(e)) logger.warn('metrics not read from the database', { error: String(e) });

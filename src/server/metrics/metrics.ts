@@ -3,6 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { routePath } from 'hono/route';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { AppDeps } from '../deps';
+import { clusterMetricsSource } from '../cluster/cluster-metrics';
 import { databaseGauges } from './database-metrics';
 import { metricsAccess } from './metrics-access';
 
@@ -26,13 +27,17 @@ export type Metrics = {
 };
 
 /**
- * The app's metrics in a registry of its own (several apps in one test process each count their
- * own), with prom-client's process metrics (memory, CPU, event-loop lag, handles).
+ * The app's metrics in registries of its own (several apps in one test process each count their
+ * own), with prom-client's process metrics (memory, CPU, event-loop lag, handles). What each
+ * process counts is in `registry`; what is read from the database, the same for every process,
+ * in `shared`. In a cluster the first is summed over the HTTP processes and the second read once.
  */
-export function createMetrics(deps: Pick<AppDeps, 'config' | 'db' | 'logger'>): Metrics {
+export function createMetrics(deps: Pick<AppDeps, 'config' | 'db' | 'logger' | 'cluster'>): Metrics {
   const { config, db, logger } = deps;
   const registry = new Registry();
+  const shared = new Registry();
   collectDefaultMetrics({ register: registry });
+  const ofProcess = deps.cluster ? clusterMetricsSource(registry) : () => registry.metrics();
   const registers = [registry];
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'nodeharbor_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames, registers });
@@ -43,7 +48,7 @@ export function createMetrics(deps: Pick<AppDeps, 'config' | 'db' | 'logger'>): 
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const database = databaseGauges(registry, db, logger);
+  const database = databaseGauges({ process: registry, shared }, db, logger);
 
   return {
     async countRequests(c, next) {
@@ -71,7 +76,8 @@ export function createMetrics(deps: Pick<AppDeps, 'config' | 'db' | 'logger'>): 
         return c.json({ message: access.message }, access.status, challenge);
       }
       await database.refresh();
-      return c.body(await registry.metrics(), 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
+      const [processes, fromDatabase] = await Promise.all([ofProcess(), shared.metrics()]);
+      return c.body(`${processes}\n${fromDatabase}`, 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
     },
   };
 }

@@ -1,0 +1,22 @@
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+
+/** What the primary and its HTTP processes say to each other over the cluster's IPC channel. */
+export type ClusterMessage =
+  /** primary → HTTP process: shut down gracefully (the primary is stopping). */
+  | { type: 'nodeharbor:stop' }
+  /** HTTP process → primary: the whole cluster's process metrics, for the /metrics it is answering. */
+  | { type: 'nodeharbor:metrics'; id: number }
+  /** primary → HTTP process: the answer, Prometheus' text (`error` when it could not be gathered). */
+  | { type: 'nodeharbor:metrics-result'; id: number; text?: string; error?: string }
+  /** primary → HTTP process: this process's own metrics, for the aggregate. */
+  | { type: 'nodeharbor:own-metrics'; id: number }
+  /** HTTP process → primary: the answer, as prom-client's getMetricsAsJSON gives them. */
+  | { type: 'nodeharbor:own-metrics-result'; id: number; metrics: MetricObjectWithValues<MetricValue<string>>[] };
+
+/** A message of ours, of the given type; anything else on the channel is not. */
+export function isMessage<T extends ClusterMessage['type']>(message: unknown, type: T): message is Extract<ClusterMessage, { type: T }> {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
+}
+
+/** Sends `message` on the channel to the primary (in an HTTP process). */
+export const toPrimary = (message: ClusterMessage) => process.send!(message);

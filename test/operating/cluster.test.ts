@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEmptyPostgres, TEST_DB } from '../helpers/database';
+import { spawnServer, type ServerProcess } from '../helpers/process';
+import { parseMetrics, sampleValue } from '../helpers/prometheus';
+import { until } from '../helpers/until';
+
+// npm start's HTTP processes (issue 21): one per WEB_CONCURRENCY on PostgreSQL behind one port,
+// the job worker in the primary alone.
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const started = (output: string) =>
+  output
+    .split('\n')
+    .filter((l) => l.includes('"HTTP process started"'))
+    .map((l) => (JSON.parse(l) as { pid: number }).pid);
+const lines = (output: string, msg: string) => output.split('\n').filter((l) => l.includes(`"msg":"${msg}"`));
+
+describe.runIf(TEST_DB === 'postgres')('npm start on PostgreSQL with WEB_CONCURRENCY=3', () => {
+  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    await scratch?.drop();
+  });
+
+  it('serves from every process, sums their metrics, replaces a killed one, and stops them all on SIGTERM', { timeout: 120_000 }, async () => {
+    scratch = await createEmptyPostgres('nh_cluster');
+    server = await spawnServer({
+      DATABASE_URL: scratch.url,
+      JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',
+      ENCRYPTION_KEY: 'cluster-test-encryption-key-long-enough-0123456789',
+      WEB_CONCURRENCY: '3',
+      LOG_LEVEL: 'info',
+    });
+    const s = server;
+    // /healthz answers once the first process listens; the primary says so when all three do.
+    const listening = await until('all to listen', () => lines(s.output(), 'listening')[0]);
+    expect(JSON.parse(listening)).toMatchObject({ database: 'postgres', httpProcesses: 3 });
+    const first = started(s.output());
+    expect(first).toHaveLength(3);
+    expect(lines(s.output(), 'worker started')).toHaveLength(1);
+
+    // A connection each: the primary deals connections out in turn, so each process answers some.
+    for (let i = 0; i < 30; i++) expect((await fetch(`${s.url}/config.json`, { headers: { Connection: 'close' } })).status).toBe(200);
+    const counted = async () => {
+      const res = await fetch(`${s.url}/metrics`, { headers: { Connection: 'close' } });
+      expect(res.status).toBe(200);
+      return sampleValue(parseMetrics(await res.text()), 'nodeharbor_http_requests_total', { method: 'GET', route: '/config.json', status: '200' });
+    };
+    // One process alone counted about a third of them.
+    expect(await counted()).toBe(30);
+
+    process.kill(first[0]!, 'SIGKILL');
+    const replacement = await until('a replacement', () => started(s.output()).find((pid) => !first.includes(pid)));
+    expect(lines(s.output(), 'an HTTP process exited: starting another')[0]).toContain('"signal":"SIGKILL"');
+    for (let i = 0; i < 9; i++) expect((await fetch(`${s.url}/healthz`, { headers: { Connection: 'close' } })).status).toBe(200);
+    // The killed process's counts went with it: the others' remain.
+    expect(await counted()).toBeLessThan(30);
+
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    for (const pid of [...first, replacement]) expect(alive(pid), `HTTP process ${pid}`).toBe(false);
+    const stopping = lines(s.output(), 'shutting down');
+    expect(stopping.filter((l) => l.includes('"signal":"SIGTERM"'))).toHaveLength(1);
+    // The two that served from the start; the replacement too if it was serving by then.
+    expect(stopping.filter((l) => l.includes('"signal":"asked by the primary"')).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe.runIf(TEST_DB === 'pglite')('npm start on the embedded database with WEB_CONCURRENCY=3', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-cluster-'));
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves from its one process, which owns the data folder, and says so', async () => {
+    server = await spawnServer({ DATA_DIR: dir, WEB_CONCURRENCY: '3', LOG_LEVEL: 'info' });
+    expect(server.output()).toContain('WEB_CONCURRENCY is ignored on the embedded database: one process serves');
+    expect(started(server.output())).toEqual([]);
+    expect(JSON.parse(lines(server.output(), 'listening')[0]!)).toMatchObject({ database: 'pglite', httpProcesses: 1 });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
