@@ -1,7 +1,7 @@
 // npm run build: the web app (dist/web, prerendered) and the server bundle (dist/server).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sourceStamp } from './source-stamp.mjs';
 
@@ -25,6 +25,8 @@ await build({
   logLevel: 'warning',
 });
 
+// Loaded by its path on threads of their own (src/server/auth/passwords.ts), beside the bundles.
+copyFileSync(join(root, 'src/server/auth/password-worker.mjs'), join(root, 'dist/server/password-worker.mjs'));
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist/.source-stamp'), sourceStamp(root));
 console.log('build complete: dist/web and dist/server');

@@ -1,5 +1,6 @@
 import { hash as nativeHash } from '@node-rs/bcrypt';
 import bcrypt from 'bcryptjs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AuthError } from './auth-errors';
 import { assertPasswordAcceptable, hashPassword, passwordWeakness, verifyPassword } from './passwords';
@@ -56,6 +57,17 @@ describe('passwords', () => {
     // A free loop turns thousands of times while four hashes take their ~100 ms each; work on the
     // main thread lets it turn only between them (bcryptjs yields every 100 ms at most).
     expect(ticks).toBeGreaterThan(100);
+  });
+
+  it('checks passwords on threads of lower priority than the event loop (nice +10)', async () => {
+    const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const hash = await hashPassword('priority');
+    // Threads of the pool that ran the hash above, or start for these checks.
+    const checks = Promise.all(Array.from({ length: 4 }, () => verifyPassword('priority', hash)));
+    const niced = readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10);
+    expect(await checks).toEqual([true, true, true, true]);
+    expect(niced.length).toBeGreaterThan(0);
+    expect(niceOf(String(process.pid))).toBe(0);
   });
 
   it('answers false, without throwing, for a missing or malformed hash', async () => {

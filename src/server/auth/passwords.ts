@@ -1,4 +1,5 @@
-import { hash as bcryptHash, verify as bcryptVerify } from '@node-rs/bcrypt';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_MIN } from '../../shared/constants';
 import { messages } from '../../shared/validation';
@@ -36,15 +37,34 @@ export function assertPasswordAcceptable(password: string): void {
   if (weak) throw new AuthError(422, 'weak_password', weak.message, { weak_password: { reasons: weak.reasons } });
 }
 
+type Task = { op: 'hash'; password: string; cost: number } | { op: 'verify'; password: string; hash: string };
+
 /**
- * A `$2a$` bcrypt hash at cost 10, the format GoTrue (Go's x/crypto/bcrypt) writes. The native
- * binding hashes on libuv's thread pool, so the ~100 ms of a hash never holds up other requests.
+ * bcrypt runs on threads of its own, one per core, at a lower priority (nice +10, decision 024):
+ * the ~60 ms of CPU a check costs never holds up the event loop, and a storm of sign-ins leaves the
+ * cores to the requests already waiting for them, yet takes the whole machine when nothing else
+ * runs (bench case 8). Threads start on first use and end when idle.
+ */
+const pool = new Piscina<Task, string | boolean>({
+  filename: new URL('./password-worker.mjs', import.meta.url).href,
+  minThreads: 0,
+  maxThreads: availableParallelism(),
+  idleTimeout: 60_000,
+  niceIncrement: 10,
+});
+
+const bcryptHash = async (password: string) => (await pool.run({ op: 'hash', password, cost: BCRYPT_COST })) as string;
+const bcryptVerify = async (password: string, hash: string) => (await pool.run({ op: 'verify', password, hash })) as boolean;
+
+/**
+ * A `$2a$` bcrypt hash at cost 10, the format GoTrue (Go's x/crypto/bcrypt) writes, made on the
+ * password pool.
  */
 export async function hashPassword(password: string): Promise<string> {
   // The binding writes $2b$ and has no choice of label (its 2.0 has, but only for linux-x64 in our
   // registry, which breaks npm ci). $2b$ only fixed a length overflow past 255 bytes, so for our
   // 72-byte passwords the hash is the same and only the label becomes Go's $2a$.
-  return (await bcryptHash(password, BCRYPT_COST)).replace(/^\$2b\$/, '$2a$');
+  return (await bcryptHash(password)).replace(/^\$2b\$/, '$2a$');
 }
 
 // A real hash of a random string, so that an unknown e-mail costs as much time as a wrong password.
@@ -52,7 +72,7 @@ const DUMMY_HASH = '$2a$10$N89sqa6ql4/juwzWqT8I8e/ElWVROPbfkupaUbITYsFKTmNYY1WIm
 
 /**
  * Checks a password against a bcrypt hash of any cost written as $2a$, $2b$ or $2y$ (PHP's label
- * for the same algorithm), off the event loop like hashPassword. A missing or malformed hash
+ * for the same algorithm), on the password pool like hashPassword. A missing or malformed hash
  * still spends one comparison and answers false.
  */
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
