@@ -6,10 +6,10 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * each written here from the lint's documented rule and run on the freshly migrated database. A
  * new policy, foreign key, index, view or function that brings a finding back fails this test.
  *
- * Not here, and still reported by splinter: 0010 security_definer_view on public.services and
- * public.service_uptime (views over private tables that the API roles cannot read themselves; each
- * filters by the caller and the second-factor rule), and 0028/0029 on the spec's RPCs, which are
- * SECURITY DEFINER by design and check their caller first (database-roles.test.ts).
+ * Still reported by splinter, by design: 0029 authenticated_security_definer_function_executable
+ * on the spec's RPCs, which are SECURITY DEFINER (authorisation lives in them) and check their
+ * caller first (database-roles.test.ts), and 0028 on is_user_admin and has_dev_access, which the
+ * spec has answer anon false (credits-and-roles.test.ts).
  */
 let s: TestServer;
 beforeAll(async () => {
@@ -139,4 +139,26 @@ it('0016 materialized_view_in_api and 0017 foreign_table_in_api: the API reaches
        where c.relkind in ('m', 'f')
          and (has_table_privilege('anon', c.oid, 'select') or has_table_privilege('authenticated', c.oid, 'select'))`),
   ).toEqual([]);
+});
+
+it('0010 security_definer_view: every view in the API schema reads as its caller (security_invoker)', async () => {
+  expect(
+    await findings(`
+      select c.oid::regclass::text as view
+        from pg_class c
+       where c.relkind = 'v' and c.relnamespace = 'public'::regnamespace
+         and not (lower(coalesce(c.reloptions::text, '{}'))::text[] && array['security_invoker=1', 'security_invoker=true', 'security_invoker=yes', 'security_invoker=on'])
+         and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'e')`),
+  ).toEqual([]);
+});
+
+it('0028 anon_security_definer_function_executable: anon can call no SECURITY DEFINER function of the API schema but the two that answer it false', async () => {
+  expect(
+    await findings(`
+      select p.oid::regprocedure::text as function
+        from pg_proc p
+       where p.pronamespace = 'public'::regnamespace and p.prosecdef and has_function_privilege('anon', p.oid, 'execute')
+         and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+       order by 1`),
+  ).toEqual([{ function: 'public.has_dev_access(uuid)' }, { function: 'public.is_user_admin(uuid)' }]);
 });
