@@ -5,6 +5,7 @@
 //   --quick           shorter loads and only the two smaller data sizes
 //   --db=postgres     or --db=pglite: one column only
 //   --web             run bench/web.ts first instead of reading its latest results
+//   --soak            instead of the cases: ten minutes of mixed traffic on PostgreSQL (bench/soak.ts)
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,21 +13,22 @@ import { parseArgs } from 'node:util';
 import { ROOT } from '../src/server/paths';
 // @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
 import { buildIfStale } from '../scripts/source-stamp.mjs';
-import type { Live, Timing } from './cases/context';
+import { signInActors, type Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
 import { measureMonitor, MONITOR_SIZES, type MonitorPoint } from './cases/node-monitor';
 import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
 import { ceilingServicesRead, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
+import { ceilingSignIn, loadSignIn } from './cases/sign-in';
+import { soak } from './soak';
 import { ceilingTokenRefresh, loadTokenRefresh, statementTokenRefresh } from './cases/token-refresh';
 import { WEB_BUDGETS, webBudgets } from './cases/web-budgets';
-import { anonKey, signInAll } from './lib/http';
 import type { LoadResult } from './lib/load';
 import { load, ms, num, printTable, verdict, type Row } from './lib/report';
-import { actors, deleteCreatedServices, growScale, seedActors } from './lib/seed';
+import { deleteCreatedServices, growScale, seedActors } from './lib/seed';
 import { startServer, type RunningServer } from './lib/server';
 import { pgliteTarget, postgresTarget, type Kind, type Target } from './lib/targets';
 
-const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, db: { type: 'string' }, web: { type: 'boolean' } } });
+const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, db: { type: 'string' }, web: { type: 'boolean' }, soak: { type: 'boolean' } } });
 const timing: Timing = opts.quick ? { seconds: 5, warmup: 1 } : { seconds: 10, warmup: 2 };
 const scaleTiming: Timing = opts.quick ? { seconds: 3, warmup: 1 } : timing;
 const dbSeconds = opts.quick ? 2 : 5;
@@ -47,6 +49,10 @@ type KindResult = {
   /** The refresh grant's statement alone, without the server. */
   case2Statement: LoadResult;
   case3: Pair;
+  /** Sign-ins against the same bcrypt verifications alone. */
+  case8: Pair;
+  /** Case 1 again, while case 8 runs beside it at full speed. */
+  case8Read: LoadResult;
   scale: ScalePoint[];
   /** PostgreSQL only: the node monitor's sweep at each of MONITOR_SIZES. */
   monitor?: MonitorPoint[] | undefined;
@@ -63,12 +69,6 @@ async function peakRss(server: RunningServer, work: () => Promise<LoadResult>): 
   } finally {
     clearInterval(timer);
   }
-}
-
-async function signInActors(server: RunningServer, target: Target): Promise<Live> {
-  const apikey = await anonKey(server.url);
-  const [reader, admin, ...rest] = await signInAll(server.url, apikey, [actors.reader, actors.admin, ...actors.creators, ...actors.refreshers]);
-  return { target, server, apikey, reader: reader!, admin: admin!, creators: rest.slice(0, actors.creators.length), refreshers: rest.slice(actors.creators.length) };
 }
 
 async function benchKind(target: Target): Promise<KindResult> {
@@ -89,6 +89,10 @@ async function benchKind(target: Target): Promise<KindResult> {
   const { result: read, rss: loadRssMb } = await peakRss(server, () => loadServicesRead(live, timing));
   log(`${target.kind}: case 2`);
   const refresh = await loadTokenRefresh(live, timing);
+  log(`${target.kind}: case 8`);
+  const signIn = await loadSignIn(live, timing);
+  log(`${target.kind}: case 1 while case 8 runs`);
+  const [readUnderSignIn] = await Promise.all([loadServicesRead(live, timing), loadSignIn(live, timing)]);
   log(`${target.kind}: case 4 at ${sizes[0]!.join('/')}`);
   const scale = [await measureScale(live, scaleTiming, ...sizes[0]!)];
   log(`${target.kind}: case 3`);
@@ -112,6 +116,7 @@ async function benchKind(target: Target): Promise<KindResult> {
   }
   await db.close();
   const refreshCeiling = await ceilingTokenRefresh(live, timing);
+  const signInCeiling = await ceilingSignIn(timing);
 
   let startSecondsLargest = startSeconds;
   for (const size of sizes.slice(1)) {
@@ -138,12 +143,15 @@ async function benchKind(target: Target): Promise<KindResult> {
     case2: { server: refresh, ceiling: refreshCeiling },
     case2Statement: refreshStatement,
     case3: { server: create, ceiling: createCeiling },
+    case8: { server: signIn, ceiling: signInCeiling },
+    case8Read: readUnderSignIn!,
     scale,
     monitor,
   };
 }
 
 if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+if (opts.soak) process.exit((await soak(Boolean(opts.quick))) ? 0 : 1);
 const started = Date.now();
 const results: Partial<Record<Kind, KindResult>> = {};
 for (const kind of kinds) {
@@ -168,35 +176,53 @@ const judge = (label: string, met: boolean, text: string) => {
   return verdict(met, text);
 };
 const rows: Row[] = [];
-const pairRows = (n: string, title: string, budget: string, pick: (r: KindResult) => Pair, min: number, extra?: (p: Pair) => [boolean, string], ceiling = ceilingName) => {
+/** A case against its ceiling: its row, the ceiling's, and the verdict `judgeKind` gives each column. */
+const pairRows = (n: string, title: string, budget: string, pick: (r: KindResult) => Pair, judgeKind: (k: Kind, r: KindResult) => [boolean, string], ceiling = ceilingName) => {
   rows.push({ label: `${n} ${title}`, budget: '', cells: cols.map((r) => load(pick(r).server)) });
   rows.push({ label: '  ceiling', budget: '', cells: kinds.map((k, i) => `${ceiling(k)}: ${load(pick(cols[i]!).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`) });
   rows.push({
     label: '  ratio to ceiling',
     budget,
     cells: kinds.map((k, i) => {
-      const p = pick(cols[i]!);
-      const [okExtra, textExtra] = extra?.(p) ?? [true, ''];
-      return judge(`case ${n} ${k}`, ratio(p) >= min && okExtra, `${pct(ratio(p))}${textExtra}`);
+      const [met, text] = judgeKind(k, cols[i]!);
+      return judge(`case ${n} ${k}`, met, text);
     }),
   });
 };
-pairRows('1', 'GET /rest/v1/services, 32 conn', '≥ 50%, p99 ≤ 20 ms, 0 errors', (r) => r.case1, 0.5, (p) => [
-  p.server.p99 <= 20 && p.server.errors === 0,
-  `, p99 ${ms(p.server.p99)}, ${p.server.errors} err`,
-]);
+// Case 1 on PostgreSQL against pgbench's own rate and tail; PGlite keeps the budgets of issue 7.
+pairRows('1', 'GET /rest/v1/services, 32 conn', '≥ 60%, p99 ≤ 2× pgbench, 0 errors (PGlite: ≥ 50%, p99 ≤ 20 ms)', (r) => r.case1, (k, r) => {
+  const p = r.case1;
+  const tail = k === 'postgres' ? p.server.p99 <= 2 * p.ceiling.p99 : p.server.p99 <= 20;
+  const tailText = k === 'postgres' ? `p99 ${num(p.server.p99 / p.ceiling.p99, 2)}× pgbench's` : `p99 ${ms(p.server.p99)}`;
+  return [ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && tail && p.server.errors === 0, `${pct(ratio(p))}, ${tailText}, ${p.server.errors} err`];
+});
 rows.push({
   label: '    ceiling with statements parsed each time',
   budget: '',
   cells: cols.map((r) => (r.case1Unprepared ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(r.case1.server.rps / r.case1Unprepared.rps)} of it` : '-')),
 });
-pairRows('2', 'POST /auth/v1/token refresh, 32 conn', '≥ 30%', (r) => r.case2, 0.3, undefined, () => 'bare Hono, one JWT signed');
+// Case 2 on PostgreSQL against its own statement run by pgbench (the database's share of the
+// work); the JWT ceiling is shown beside it. PGlite keeps its budget against the JWT ceiling.
+pairRows('2', 'POST /auth/v1/token refresh, 32 conn', '≥ 70% of its statement (PGlite: ≥ 30% of the ceiling)', (r) => r.case2, (k, r) => {
+  const ofStatement = r.case2.server.rps / r.case2Statement.rps;
+  return k === 'postgres' ? [ofStatement >= 0.7, `${pct(ofStatement)} of its statement, ${pct(ratio(r.case2))} of the ceiling`] : [ratio(r.case2) >= 0.3, pct(ratio(r.case2))];
+}, () => 'bare Hono, one JWT signed');
 rows.push({
   label: '    its statement alone, no server',
   budget: '',
   cells: kinds.map((k, i) => `${ceilingName(k)}: ${load(cols[i]!.case2Statement, 'tx/s')}; ${pct(cols[i]!.case2Statement.rps / cols[i]!.case2.ceiling.rps)} of the ceiling`),
 });
-pairRows('3', 'POST rpc/create_service_securely, 16 conn/users', '≥ 50%', (r) => r.case3, 0.5);
+pairRows('3', 'POST rpc/create_service_securely, 16 conn/users', '≥ 50%', (r) => r.case3, (_k, r) => [ratio(r.case3) >= 0.5, pct(ratio(r.case3))]);
+pairRows('8', 'POST /auth/v1/token password, 16 conn', '≥ 80%', (r) => r.case8, (_k, r) => [ratio(r.case8) >= 0.8, pct(ratio(r.case8))], () => 'the bcrypt checks alone, 16 at a time');
+rows.push({
+  label: '  case 1 while case 8 runs',
+  budget: 'p99 ≤ 1.5× case 1',
+  cells: kinds.map((k, i) => {
+    const r = cols[i]!;
+    const growth = r.case8Read.p99 / r.case1.server.p99;
+    return judge(`case 8 reads ${k}`, growth <= 1.5 && r.case8Read.errors === 0, `${load(r.case8Read)}; p99 ${num(growth, 2)}×`);
+  }),
+});
 for (const [i, size] of sizes.entries()) {
   rows.push({
     label: `4 ${num(size[0])} users, ${num(size[1])} services`,

@@ -4,32 +4,27 @@
 // (seed.ts deleteCreatedServices), so that each run and size starts from the same rows.
 import type { Database } from '../../src/server/db/database';
 import { claimsStatement, queryWithClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { encryptionKeysStatement } from '../../src/server/db/with-encryption-keys';
 import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
-import { runLoad, type LoadResult } from '../lib/load';
+import type { LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
 import { GALA_KEY, TOWN_STAR } from '../lib/seed';
 import { inline, literal, pgbenchTransaction, rpcCall } from '../lib/statements';
 import type { Target } from '../lib/targets';
-import { apiHeaders, type Live, type Timing } from './context';
+import { apiHeaders, loadOn, type Live, type Pace, type Timing } from './context';
 
 export const CONNECTIONS = 16;
 const ARGS = { p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR };
 
-export function loadCreateService(live: Live, t: Timing): Promise<LoadResult> {
-  return runLoad({
-    url: live.server.url,
-    connections: CONNECTIONS,
-    seconds: t.seconds,
-    warmupSeconds: t.warmup,
-    scenario: {
-      kind: 'create-service',
-      method: 'POST',
-      path: '/rest/v1/rpc/create_service_securely',
-      headers: apiHeaders(live, ''),
-      tokens: live.creators.map((s) => s.access_token),
-      args: ARGS,
-    },
+export function loadCreateService(live: Live, t: Timing, pace: Pace = {}): Promise<LoadResult> {
+  return loadOn(live, t, pace, CONNECTIONS, {
+    kind: 'create-service',
+    method: 'POST',
+    path: '/rest/v1/rpc/create_service_securely',
+    headers: apiHeaders(live, ''),
+    tokens: live.creators.map((s) => s.access_token),
+    args: ARGS,
   });
 }
 
@@ -70,6 +65,6 @@ export async function ceilingCreateService(target: Target, db: Database, live: L
     5: '(select headers from bench.actors where n = :u)',
   });
   const args = `json_build_object('p_name', 'q' || 100000 + nextval('bench.names'), 'p_description', null, 'p_api_key', ${literal(GALA_KEY)}, 'p_product_id', ${literal(TOWN_STAR)})::text`;
-  const script = pgbenchTransaction([setClaims, inline(call, { 1: args })], [`\\set u :client_id % ${contexts.length}`]);
+  const script = pgbenchTransaction([inline(encryptionKeysStatement(target.keys())), setClaims, inline(call, { 1: args })], [`\\set u :client_id % ${contexts.length}`]);
   return runPgbench(target.url!, script, CONNECTIONS, t.seconds, t.warmup);
 }

@@ -4,9 +4,9 @@ import type { Database } from '../../src/server/db/database';
 import { queryWithClaims } from '../../src/server/db/with-claims';
 import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
-import { runLoad, type LoadResult } from '../lib/load';
+import type { LoadResult } from '../lib/load';
 import { rpcCall, servicesRead } from '../lib/statements';
-import { apiHeaders, type Live, type Timing } from './context';
+import { apiHeaders, loadOn, type Live, type Timing } from './context';
 import { loadServicesRead, readerContext } from './services-read';
 
 /** Scale data: [users, services]. */
@@ -22,18 +22,12 @@ export const ADMIN_CONNECTIONS = 8;
 const PAGE_SIZE = 20;
 
 export function loadAdminList(live: Live, t: Timing): Promise<LoadResult> {
-  return runLoad({
-    url: live.server.url,
-    connections: ADMIN_CONNECTIONS,
-    seconds: t.seconds,
-    warmupSeconds: t.warmup,
-    scenario: {
-      kind: 'fixed',
-      method: 'POST',
-      path: '/rest/v1/rpc/get_user_stats',
-      headers: apiHeaders(live, live.admin.access_token),
-      body: JSON.stringify(LIST_ARGS),
-    },
+  return loadOn(live, t, {}, ADMIN_CONNECTIONS, {
+    kind: 'fixed',
+    method: 'POST',
+    path: '/rest/v1/rpc/get_user_stats',
+    headers: apiHeaders(live, live.admin.access_token),
+    body: JSON.stringify(LIST_ARGS),
   });
 }
 

@@ -2,24 +2,19 @@
 // same statements in-process) running the very SQL the server sends, under the same role and claims.
 import type { Database } from '../../src/server/db/database';
 import { claimsStatement, queryWithClaims, type RequestContext } from '../../src/server/db/with-claims';
+import { encryptionKeysStatement } from '../../src/server/db/with-encryption-keys';
 import { jwtClaims } from '../lib/http';
 import { runInProcess } from '../lib/in-process';
-import { runLoad, type LoadResult } from '../lib/load';
+import type { LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
 import { inline, pgbenchTransaction, SERVICES_QUERY, servicesRead } from '../lib/statements';
 import type { Target } from '../lib/targets';
-import { apiHeaders, type Live, type Timing } from './context';
+import { apiHeaders, loadOn, type Live, type Pace, type Timing } from './context';
 
 export const CONNECTIONS = 32;
 
-export function loadServicesRead(live: Live, t: Timing, connections = CONNECTIONS): Promise<LoadResult> {
-  return runLoad({
-    url: live.server.url,
-    connections,
-    seconds: t.seconds,
-    warmupSeconds: t.warmup,
-    scenario: { kind: 'fixed', method: 'GET', path: `/rest/v1/services${SERVICES_QUERY}`, headers: apiHeaders(live, live.reader.access_token) },
-  });
+export function loadServicesRead(live: Live, t: Timing, pace: Pace = {}): Promise<LoadResult> {
+  return loadOn(live, t, pace, CONNECTIONS, { kind: 'fixed', method: 'GET', path: `/rest/v1/services${SERVICES_QUERY}`, headers: apiHeaders(live, live.reader.access_token) });
 }
 
 /** What the server puts in the transaction for the reader's request (src/server/rest/execute.ts). */
@@ -36,7 +31,7 @@ export function readerContext(live: Live): RequestContext {
 }
 
 /**
- * The ceiling: per transaction, BEGIN, the claims statement, the read, COMMIT, exactly the SQL
+ * The ceiling: per transaction, BEGIN, the keys, the claims statement, the read, COMMIT, exactly the SQL
  * the server sends; with pgbench on 32 clients, or back to back in this process on PGlite.
  */
 export async function ceilingServicesRead(target: Target, db: Database, live: Live, t: Timing): Promise<LoadResult> {
@@ -49,7 +44,7 @@ export async function ceilingServicesRead(target: Target, db: Database, live: Li
 }
 
 async function readerTransaction(db: Database, live: Live): Promise<string> {
-  return pgbenchTransaction([inline(claimsStatement(readerContext(live))), inline(await servicesRead(db))]);
+  return pgbenchTransaction([inline(encryptionKeysStatement(live.target.keys())), inline(claimsStatement(readerContext(live))), inline(await servicesRead(db))]);
 }
 
 /**

@@ -12,23 +12,17 @@ import { runLoad, type LoadResult } from '../lib/load';
 import { runPgbench } from '../lib/pgbench';
 import { inline } from '../lib/statements';
 import type { Target } from '../lib/targets';
-import type { Live, Timing } from './context';
+import { loadOn, type Live, type Pace, type Timing } from './context';
 
 export const CONNECTIONS = 32;
 
-export function loadTokenRefresh(live: Live, t: Timing): Promise<LoadResult> {
-  return runLoad({
-    url: live.server.url,
-    connections: CONNECTIONS,
-    seconds: t.seconds,
-    warmupSeconds: t.warmup,
-    scenario: {
-      kind: 'refresh-chain',
-      method: 'POST',
-      path: '/auth/v1/token?grant_type=refresh_token',
-      headers: { apikey: live.apikey, 'content-type': 'application/json' },
-      tokens: live.refreshers.map((s) => s.refresh_token),
-    },
+export function loadTokenRefresh(live: Live, t: Timing, pace: Pace = {}): Promise<LoadResult> {
+  return loadOn(live, t, pace, CONNECTIONS, {
+    kind: 'refresh-chain',
+    method: 'POST',
+    path: '/auth/v1/token?grant_type=refresh_token',
+    headers: { apikey: live.apikey, 'content-type': 'application/json' },
+    tokens: live.refreshers.map((s) => s.refresh_token),
   });
 }
 

@@ -7,6 +7,8 @@ const spec = JSON.parse(process.argv[2]!) as LoadSpec;
 type Ctx = { token?: string; user?: number };
 
 let nextName = 0;
+/** Names differ between runs too: the soak runs one generator after another on the same users. */
+const RUN = process.pid.toString(36);
 
 /**
  * Builds the request of one scenario. autocannon clears a connection's context before each of its
@@ -36,7 +38,7 @@ function request(queue: (string | number)[]): autocannon.Request {
     ...base,
     setupRequest: (req: autocannon.Request, context: Ctx) => {
       context.user = (queue.shift() as number | undefined) ?? 0;
-      const name = `b${context.user.toString(36)}x${(nextName++).toString(36)}`;
+      const name = `b${context.user.toString(36)}x${RUN}x${(nextName++).toString(36)}`;
       return {
         ...req,
         headers: { ...s.headers, authorization: `Bearer ${s.tokens[context.user]}` },
@@ -58,7 +60,14 @@ async function run(duration: number, part: 0 | 1): Promise<autocannon.Result> {
   let queue: (string | number)[] = [];
   if (s.kind === 'refresh-chain') queue = s.tokens.slice(part * spec.connections, (part + 1) * spec.connections);
   if (s.kind === 'create-service') queue = s.tokens.map((_, i) => i);
-  return autocannon({ url: spec.url, connections: spec.connections, duration, requests: [request(queue)], timeout: 10 });
+  return autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    duration,
+    requests: [request(queue)],
+    timeout: 10,
+    ...(spec.rate !== undefined ? { overallRate: spec.rate } : {}),
+  });
 }
 
 if (spec.warmupSeconds > 0) await run(spec.warmupSeconds, 0);

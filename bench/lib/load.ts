@@ -11,7 +11,8 @@ export type Scenario =
   /** POST create_service_securely with a new name each time, one request per user (`tokens`) at a time. */
   | (Common & { kind: 'create-service'; tokens: string[]; args: Record<string, unknown> });
 
-export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario };
+/** `rate`: requests per second over all connections (autocannon's overallRate); unset, as fast as answered. */
+export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario; rate?: number };
 
 /** Latencies in milliseconds; `errors` counts connection errors, timeouts and non-2xx answers. */
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number; statusCodes: Record<string, number> };

@@ -10,11 +10,13 @@ export const CREATORS = 16;
 export const REFRESHERS = 64;
 
 /** The users who act in the cases; the scale data (below) is everyone else. */
-export type Actors = { admin: string; reader: string; creators: string[]; refreshers: string[] };
+export type Actors = { admin: string; reader: string; signer: string; creators: string[]; refreshers: string[] };
 
 export const actors: Actors = {
   admin: 'admin@actors.bench',
   reader: 'reader@actors.bench',
+  /** Case 8 signs in as this user, again and again. */
+  signer: 'signer@actors.bench',
   creators: Array.from({ length: CREATORS }, (_, i) => `creator-${i}@actors.bench`),
   refreshers: Array.from({ length: REFRESHERS }, (_, i) => `refresher-${i}@actors.bench`),
 };
@@ -41,7 +43,7 @@ const KEY = `(select private.encrypt_api_key('${GALA_KEY}') as key)`;
 
 export async function seedActors(db: Database): Promise<void> {
   const hash = await hashPassword(PASSWORD);
-  const emails = [actors.admin, actors.reader, ...actors.creators, ...actors.refreshers];
+  const emails = [actors.admin, actors.reader, actors.signer, ...actors.creators, ...actors.refreshers];
   await db.query(INSERT_USERS, [JSON.stringify(emails.map((email) => ({ email, age: 0 }))), hash]);
   await db.query(`insert into public.admin_users (user_id) select id from auth.users where email = $1`, [actors.admin]);
   // Enough credit for every creation the cases can make, through the ledger like any credit.

@@ -3,11 +3,22 @@ import { readFileSync } from 'node:fs';
 import { ROOT } from '../../src/server/paths';
 import { freePort } from '../../test/helpers/process';
 
+/** The resident memory of a process and its children, in kB; a process that is gone counts 0. */
+function treeRssKb(pid: number): number {
+  try {
+    const own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return own + children.reduce((sum, child) => sum + treeRssKb(child), 0);
+  } catch {
+    return 0;
+  }
+}
+
 export type RunningServer = {
   url: string;
   /** Seconds from spawning `npm start`'s script to the first 200 from /healthz. */
   startSeconds: number;
-  /** Resident memory of the server process now, in MB. */
+  /** Resident memory of the server now, in MB: its process and the HTTP processes it runs. */
   rssMb(): number;
   stop(): Promise<void>;
 };
@@ -15,7 +26,8 @@ export type RunningServer = {
 /**
  * Starts the server the way `npm start` does (scripts/start.mjs: build check, then dist/server/main.js
  * in the same process, so the pid is the server's). The worker is off and logs are warnings only,
- * so that the load measures the request path; rate limits are off because the load comes from one address.
+ * so that the load measures the request path. Rate limits are off, and one caller may use the whole
+ * pool (DATABASE_CLIENT_SLOTS), because each case's load comes from one address or one user.
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
@@ -24,7 +36,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', RUN_WORKER: 'false', RATE_LIMITS_ENABLED: 'false', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', RUN_WORKER: 'false', RATE_LIMITS_ENABLED: 'false', DATABASE_CLIENT_SLOTS: '20', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -41,7 +53,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   return {
     url,
     startSeconds,
-    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
+    rssMb: () => treeRssKb(child.pid!) / 1024,
     async stop() {
       child.kill('SIGTERM');
       await exited;
