@@ -8,8 +8,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
  *
  * Still reported by splinter, by design: 0029 authenticated_security_definer_function_executable
  * on the spec's RPCs, which are SECURITY DEFINER (authorisation lives in them) and check their
- * caller first (database-roles.test.ts), and 0028 on is_user_admin and has_dev_access, which the
- * spec has answer anon false (credits-and-roles.test.ts).
+ * caller first (database-roles.test.ts), and 0028 on the six whose answer to anon is the product's:
+ * is_user_admin and has_dev_access answer it false (credits-and-roles.test.ts), and four service and
+ * account functions say "You must be logged in" (services.test.ts, account-deletion.test.ts).
  */
 let s: TestServer;
 beforeAll(async () => {
@@ -152,7 +153,7 @@ it('0010 security_definer_view: every view in the API schema reads as its caller
   ).toEqual([]);
 });
 
-it('0028 anon_security_definer_function_executable: anon can call no SECURITY DEFINER function of the API schema but the two that answer it false', async () => {
+it('0028 anon_security_definer_function_executable: anon can call no SECURITY DEFINER function of the API schema but those whose answer to it is part of the product (migration 0034)', async () => {
   expect(
     await findings(`
       select p.oid::regprocedure::text as function
@@ -160,5 +161,12 @@ it('0028 anon_security_definer_function_executable: anon can call no SECURITY DE
        where p.pronamespace = 'public'::regnamespace and p.prosecdef and has_function_privilege('anon', p.oid, 'execute')
          and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
        order by 1`),
-  ).toEqual([{ function: 'public.has_dev_access(uuid)' }, { function: 'public.is_user_admin(uuid)' }]);
+  ).toEqual([
+    { function: 'public.create_service_securely(text,text,text,uuid)' },
+    { function: 'public.delete_own_account(text)' },
+    { function: 'public.extend_service_expiration(uuid,uuid,integer)' },
+    { function: 'public.has_dev_access(uuid)' },
+    { function: 'public.is_user_admin(uuid)' },
+    { function: 'public.manage_service_operation(uuid,text,jsonb)' },
+  ]);
 });
