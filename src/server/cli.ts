@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     const code = await runInServer(config.dataDir, sent, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
     if (code !== undefined) return code;
   }
-  const deps = await bootstrap(config, { logger: createLogger('warn') });
+  const deps = await bootstrap(config, { logger: createLogger('warn'), prepared: command.asIs });
   try {
     await command.run(deps, values, (line) => process.stdout.write(`${line}\n`));
     return 0;

@@ -14,6 +14,8 @@ export type Command = {
    * which may be in the running server (the control channel), whose folder is another.
    */
   files?: readonly string[];
+  /** Reads the database as it is: the CLI does not migrate and seed it before running the command. */
+  asIs?: true;
   run(deps: AppDeps, values: CliValues, print: (line: string) => void): Promise<void>;
 };
 

@@ -3,6 +3,7 @@ import type { Command } from './command';
 import { creditsAdd } from './credits-add';
 import { keysReencrypt } from './keys-reencrypt';
 import { mailList } from './mail-list';
+import { migrateStatus } from './migrate-status';
 import { migrateTo } from './migrate-to';
 import { restore } from './restore';
 import { usersCreate } from './users-create';
@@ -20,5 +21,6 @@ export const commands: Record<string, Command> = {
   'keys:reencrypt': keysReencrypt,
   backup,
   restore,
+  'migrate:status': migrateStatus,
   'migrate-to': migrateTo,
 };
