@@ -7,6 +7,7 @@ import { requestLog } from './http/request-log';
 import { shareByCaller } from './http/share-by-caller';
 import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
+import { mountProbes } from './http/probes';
 import { mountStatic } from './http/static';
 import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
@@ -33,16 +34,7 @@ export function createApp(deps: AppDeps): Hono {
   // Request object; no GET or HEAD handler reads a body, so they skip it (bench/README.md, case 1).
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
-  app.get('/healthz', async (c) => {
-    // Shutting down (shutdown.ts): a load balancer stops sending before the server stops answering.
-    if (deps.lifecycle?.stopping) return c.json({ status: 'stopping', database: db.kind }, 503);
-    try {
-      await db.query('select 1');
-      return c.json({ status: 'ok', database: db.kind });
-    } catch {
-      return c.json({ status: 'unavailable', database: db.kind }, 503);
-    }
-  });
+  mountProbes(app, deps);
 
   app.get('/metrics', metrics.serve);
 

@@ -5,6 +5,7 @@ import type { Keys } from './auth/tokens';
 import type { Logger } from './http/logger';
 import type { Mailer } from './mail/mailer';
 import type { PaymentProvider } from './payments/provider';
+import type { Worker } from './jobs/worker';
 import type { Lifecycle } from './shutdown';
 import type { Seller } from '../shared/billing-documents';
 
@@ -23,8 +24,10 @@ export type AppDeps = {
   seller: Seller;
   /** The built front end; absent in API-only tests. */
   webDir?: string;
-  /** Set by npm start: /healthz answers 503 once it is stopping. */
+  /** Set by npm start: /healthz and /ready answer 503 once it is stopping. */
   lifecycle?: Lifecycle;
+  /** The job worker, when npm start runs it in this process: /ready answers 503 if its loop stopped turning. */
+  worker?: Pick<Worker, 'alive'>;
   /** Set in one of npm start's HTTP processes on PostgreSQL: /metrics answers for all of them. */
   cluster?: boolean;
 };

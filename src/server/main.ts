@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     stop.push(processes);
     port = await processes.listening;
   } else {
-    const server = await serveApp({ ...deps, webDir: WEB_DIST, lifecycle });
+    const server = await serveApp({ ...deps, webDir: WEB_DIST, lifecycle, worker });
     stop.push(stoppableServer(server));
     port = (server.address() as AddressInfo).port;
   }

@@ -7,7 +7,7 @@ import type { Logger } from './http/logger';
  */
 export type Stoppable = { name: string; stop(giveUp: AbortSignal): Promise<void> };
 
-/** Whether the process is shutting down; /healthz answers 503 then, so a load balancer stops sending. */
+/** Whether the process is shutting down; /healthz and /ready answer 503 then, so a load balancer stops sending. */
 export type Lifecycle = { stopping: boolean };
 
 export type ShutdownOptions = {

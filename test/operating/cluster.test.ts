@@ -50,6 +50,9 @@ describe.runIf(TEST_DB === 'postgres')('npm start on PostgreSQL with WEB_CONCURR
     const first = started(s.output());
     expect(first).toHaveLength(3);
     expect(lines(s.output(), 'worker started')).toHaveLength(1);
+    // The worker is the primary's: an HTTP process's readiness is its database and migrations.
+    const ready = await fetch(`${s.url}/ready`, { headers: { Connection: 'close' } });
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { process: 'ok', database: 'ok', migrations: 'ok' } }]);
 
     // A connection each: the primary deals connections out in turn, so each process answers some.
     for (let i = 0; i < 30; i++) expect((await fetch(`${s.url}/config.json`, { headers: { Connection: 'close' } })).status).toBe(200);
@@ -92,6 +95,9 @@ describe.runIf(TEST_DB === 'pglite')('npm start on the embedded database with WE
     expect(server.output()).toContain('WEB_CONCURRENCY is ignored on the embedded database: one process serves');
     expect(started(server.output())).toEqual([]);
     expect(JSON.parse(lines(server.output(), 'listening')[0]!)).toMatchObject({ database: 'pglite', httpProcesses: 1 });
+    // The worker runs in this one process, so its readiness includes the worker's.
+    const ready = await fetch(`${server.url}/ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { process: 'ok', database: 'ok', migrations: 'ok', worker: 'ok' } }]);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });

@@ -25,6 +25,8 @@ export type Worker = {
    * aborts first, once those still running are handed back to the queue (their attempt not spent).
    */
   stop(giveUp?: AbortSignal): Promise<void>;
+  /** Whether its loop still turns: not stopped, and it last looked at the queue within a minute (or five polls). */
+  alive(): boolean;
 };
 
 /** How long a job waits after the database failed it in passing; the outage itself is logged once (db/outage-log.ts). */
@@ -67,6 +69,8 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   let stopping = false;
   let wake: (() => void) | undefined;
   let nextScheduleAt = 0;
+  let lastTurnAt = Date.now();
+  let looped = false;
 
   const heartbeat = setInterval(
     () => {
@@ -120,6 +124,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
 
   const loop = async () => {
     while (!stopping) {
+      lastTurnAt = Date.now();
       let claimed = 0;
       try {
         if (Date.now() >= nextScheduleAt) {
@@ -160,10 +165,14 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       wake = undefined;
     }
   };
-  const looping = loop();
+  const looping = loop().finally(() => {
+    looped = true;
+  });
+  const staleAfterMs = Math.max(60_000, 5 * opts.pollMs);
 
   return {
     id,
+    alive: () => !stopping && !looped && Date.now() - lastTurnAt < staleAfterMs,
     async stop(giveUp) {
       stopping = true;
       wake?.();

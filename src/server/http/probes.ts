@@ -1,0 +1,43 @@
+import type { Hono } from 'hono';
+import { migrationFiles, migrationStatus } from '../db/migrate';
+import type { AppDeps } from '../deps';
+
+type Check = 'ok' | 'stopping' | 'unavailable' | 'pending' | 'edited' | 'stopped';
+
+/**
+ * What an orchestrator asks (Kubernetes' liveness and readiness, a load balancer's health check):
+ * /live, the process answers; /ready, it can serve: not stopping, the database answers, every
+ * migration of this version is applied as its file says, and the worker's loop turns when it runs
+ * here. /healthz stays as it was, for the checks already pointed at it.
+ */
+export function mountProbes(app: Hono, deps: AppDeps): void {
+  const { db, lifecycle, worker } = deps;
+  const files = migrationFiles({ platform: true });
+
+  app.get('/live', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
+
+  app.get('/ready', async (c) => {
+    const checks: Record<string, Check> = { process: lifecycle?.stopping ? 'stopping' : 'ok' };
+    try {
+      const states = await migrationStatus(db, files);
+      checks.database = 'ok';
+      checks.migrations = states.some((s) => s.state === 'edited') ? 'edited' : states.some((s) => s.state === 'pending') ? 'pending' : 'ok';
+    } catch {
+      checks.database = 'unavailable';
+    }
+    if (worker) checks.worker = worker.alive() ? 'ok' : 'stopped';
+    const ready = Object.values(checks).every((v) => v === 'ok');
+    return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/healthz', async (c) => {
+    // Shutting down (shutdown.ts): a load balancer stops sending before the server stops answering.
+    if (lifecycle?.stopping) return c.json({ status: 'stopping', database: db.kind }, 503);
+    try {
+      await db.query('select 1');
+      return c.json({ status: 'ok', database: db.kind });
+    } catch {
+      return c.json({ status: 'unavailable', database: db.kind }, 503);
+    }
+  });
+}
