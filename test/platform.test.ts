@@ -40,6 +40,14 @@ describe('platform', () => {
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(r.headers.get('strict-transport-security')).toBeNull();
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+    expect(r.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(r.headers.get('permissions-policy')).toBe('camera=(), microphone=(), geolocation=()');
+    // Every fetch, font and image source the pages need, and nothing the API's callers would be refused by.
+    expect(r.headers.get('content-security-policy')).toMatch(
+      /^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'$/,
+    );
+    expect(r.headers.get('cross-origin-resource-policy')).toBeNull();
   });
 });
 

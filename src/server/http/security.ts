@@ -1,37 +1,43 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
 import { createHash } from 'node:crypto';
 import { THEME_SCRIPT } from '../../shared/theme-script';
 
 /** The one inline script our pages carry, allowed by its hash: no other inline script runs. */
 const themeScriptHash = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 
-/** Security headers on every response. HSTS only when the request arrived over https. */
+/**
+ * Security headers on every response, hono/secure-headers' with our policy. HSTS only when the
+ * request arrived over https (directly or through a proxy): on plain http a browser ignores it,
+ * and a development host on http must stay reachable.
+ */
 export function securityHeaders(opts: { connectSrc: string[] }): MiddlewareHandler {
-  const csp = [
-    "default-src 'self'",
-    `script-src 'self' ${themeScriptHash}`,
-    // Radix positions popovers with inline style attributes; scripts stay 'self' and the theme's hash.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
-    "font-src 'self' data:",
-    `connect-src ${["'self'", ...opts.connectSrc].join(' ')}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    h.set('Content-Security-Policy', csp);
-    h.set('X-Content-Type-Options', 'nosniff');
-    h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    h.set('X-Frame-Options', 'DENY');
-    h.set('Cross-Origin-Opener-Policy', 'same-origin');
-    h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  const common: NonNullable<Parameters<typeof secureHeaders>[0]> = {
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", themeScriptHash],
+      // Radix positions popovers with inline style attributes; scripts stay 'self' and the theme's hash.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'https:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", ...opts.connectSrc],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    xFrameOptions: 'DENY',
+    // The API answers other origins by design (Access-Control-Allow-Origin: *).
+    crossOriginResourcePolicy: false,
+    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+  };
+  const overHttp = secureHeaders({ ...common, strictTransportSecurity: false });
+  const overHttps = secureHeaders({ ...common, strictTransportSecurity: 'max-age=63072000; includeSubDomains' });
+  return (c, next) => {
     const proto = c.req.header('x-forwarded-proto') ?? new URL(c.req.url).protocol.replace(':', '');
-    if (proto === 'https') h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    return (proto === 'https' ? overHttps : overHttp)(c, next);
   };
 }
 
