@@ -35,12 +35,12 @@ describe('contact-form', () => {
     expect(mail[0]!.text_body).toContain(valid.message);
   });
 
-  it('escapes the sender’s text in the HTML copy', async () => {
-    expect((await invoke(s, { ...valid, name: '<b>Ada</b>', message: '<script>alert(1)</script> hello' })).status).toBe(200);
+  it('escapes the sender’s text in the HTML copy, keeping the message’s lines', async () => {
+    expect((await invoke(s, { ...valid, name: '<b>Ada</b>', message: '<script>alert(1)</script> hello\nsecond "line" & more' })).status).toBe(200);
     const { rows } = await s.deps.db.query<{ html_body: string }>('select html_body from nodeharbor.outbox order by id desc limit 1');
-    expect(rows[0]!.html_body).toContain('&lt;b&gt;Ada&lt;/b&gt;');
-    expect(rows[0]!.html_body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(rows[0]!.html_body).not.toContain('<script>');
+    expect(rows[0]!.html_body).toBe(
+      '<p>From: &lt;b&gt;Ada&lt;/b&gt; &lt;ada@example.com&gt;<br>Topic: sales</p><p>&lt;script&gt;alert(1)&lt;/script&gt; hello<br>second &quot;line&quot; &amp; more</p>',
+    );
   });
 
   it.each<[string, Record<string, unknown>, string]>([

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { contactSchema, messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
-import { escapeHtml } from '../mail/escape-html';
+import { html, htmlText } from '../mail/html';
 import { fail, invalid, jsonBody, overLimit } from './function-response';
 
 /** Five messages per address every ten minutes is plenty for a person and too few for a flood. */
@@ -33,7 +33,7 @@ export async function contactForm(deps: AppDeps, c: Context) {
         // The subject is logged by the mailer, so it names the topic only, never the sender.
         subject: `Contact form: ${m.topic}`,
         text: `From: ${m.name} <${m.email}>\nTopic: ${m.topic}\n\n${m.message}\n`,
-        html: `<p>From: ${escapeHtml(m.name)} &lt;${escapeHtml(m.email)}&gt;<br>Topic: ${escapeHtml(m.topic)}</p><p>${escapeHtml(m.message).replace(/\n/g, '<br>')}</p>`,
+        html: htmlText`<p>From: ${m.name} &lt;${m.email}&gt;<br>Topic: ${m.topic}</p><p>${m.message.split('\n').map((line, i) => html`${i ? html`<br>` : ''}${line}`)}</p>`,
       });
     } catch {
       // The message is stored and the failed copy is kept (and logged) in the outbox: the sender is done.

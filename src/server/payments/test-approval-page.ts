@@ -1,6 +1,7 @@
-import { escapeHtml } from '../mail/escape-html';
+import { html, htmlText, raw } from '../mail/html';
 import { testApprovalPath, type TestOrder } from './test-provider';
 
+// Ours, not the buyer's: written as it is.
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f4f5;color:#18181b;margin:0;padding:2rem 1rem}
 main{max-width:32rem;margin:0 auto;background:#fff;border:4px dashed #d97706;border-radius:12px;padding:1.5rem}
 .badge{display:inline-block;background:#d97706;color:#fff;font-weight:700;letter-spacing:.08em;padding:.25rem .75rem;border-radius:999px}
@@ -15,20 +16,20 @@ code{word-break:break-all}`;
  * script), every value escaped, and unmistakably a test.
  */
 export function testApprovalPage(order: TestOrder): string {
-  const amount = escapeHtml(`$${(order.amount_cents / 100).toFixed(2)}`);
+  const amount = `$${(order.amount_cents / 100).toFixed(2)}`;
   const body =
     order.status === 'CREATED'
-      ? `<h1>Approve a TEST payment of ${amount}?</h1>
+      ? html`<h1>Approve a TEST payment of ${amount}?</h1>
 <p>This is NodeHarbor's built-in <strong>test payment provider</strong>. No money moves: approving adds ${amount} of credit to your balance as if it had been paid. Real payments go through PayPal once it is configured.</p>
-<form method="post" action="${escapeHtml(testApprovalPath(order.id))}">
+<form method="post" action="${testApprovalPath(order.id)}">
 <div class="actions">
 <button class="approve" type="submit" name="decision" value="approve">Approve test payment</button>
 <button class="reject" type="submit" name="decision" value="reject">Reject</button>
 </div>
 </form>`
-      : `<h1>This TEST payment of ${amount} is already ${order.status === 'VOIDED' ? 'rejected' : 'approved'}</h1>
+      : html`<h1>This TEST payment of ${amount} is already ${order.status === 'VOIDED' ? 'rejected' : 'approved'}</h1>
 <p><a href="/dashboard/billing">Back to Billing</a></p>`;
-  return `<!doctype html>
+  return htmlText`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -36,13 +37,13 @@ export function testApprovalPage(order: TestOrder): string {
 <meta name="robots" content="noindex">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>TEST payment - NodeHarbor</title>
-<style>${STYLE}</style>
+<style>${raw(STYLE)}</style>
 </head>
 <body>
 <main>
 <p class="badge">TEST PAYMENT</p>
 ${body}
-<p>Order <code>${escapeHtml(order.id)}</code></p>
+<p>Order <code>${order.id}</code></p>
 </main>
 </body>
 </html>

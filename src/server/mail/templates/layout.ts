@@ -1,5 +1,5 @@
 import { documentFileName } from '../../../shared/billing-documents';
-import { escapeHtml } from '../escape-html';
+import { html, htmlText } from '../html';
 import type { Mail } from '../mailer';
 
 /** A mail from plain paragraphs: the text part joins them, the HTML part escapes each. */
@@ -8,7 +8,7 @@ export function paragraphsMail(to: string, subject: string, paragraphs: string[]
     to,
     subject,
     text: paragraphs.join('\n\n'),
-    html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'),
+    html: htmlText`${paragraphs.map((p, i) => html`${i ? '\n' : ''}<p>${p}</p>`)}`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../escape-html';
+import { htmlText } from '../html';
 import type { Mail } from '../mailer';
 
 /** The reset link of a password recovery; it works for an hour. */
@@ -14,8 +14,8 @@ export function passwordRecoveryMail({ to, link }: { to: string; link: string })
       '',
       'If it was not you, ignore this e-mail: your password stays as it is.',
     ].join('\n'),
-    html: `<p>Someone asked to reset the password of your NodeHarbor account.</p>
-<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for an hour).</p>
+    html: htmlText`<p>Someone asked to reset the password of your NodeHarbor account.</p>
+<p><a href="${link}">Choose a new password</a> (the link works for an hour).</p>
 <p>If it was not you, ignore this e-mail: your password stays as it is.</p>`,
   };
 }
