@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { lockHolder } from '../db/pglite';
+import { lockHolder } from '../db/data-folder-lock';
 import { controlSocketPath, type ControlReply, type ControlRequest } from './protocol';
 
 export type Output = { stdout(text: string): void; stderr(text: string): void };

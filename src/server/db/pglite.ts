@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import type { Database, Queryable, QueryResult } from './database';
 import { DURABLE_START_PARAMS, DurableNodeFS, syncTree } from './durable-nodefs';
+import { takeLock } from './data-folder-lock';
 import { makePrivateFolder } from './private-folder';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
@@ -73,37 +74,4 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
       if (lockFile) rmSync(lockFile, { force: true });
     },
   };
-}
-
-/** The live process, other than this one, that holds the data folder `dir`; undefined when none does. */
-export function lockHolder(dir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(join(resolve(dir), 'nodeharbor.lock'), 'utf8'));
-    return pid && pid !== process.pid && alive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function takeLock(file: string): void {
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) {
-      throw new Error(
-        `The data folder is in use by another NodeHarbor process (pid ${pid}). Stop it first, or set DATA_DIR to another folder.`,
-      );
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  writeFileSync(file, String(process.pid));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
