@@ -1,8 +1,28 @@
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// A feature imports another only through src/web/components or src/web/lib (shared/conventions.md).
+const features = readdirSync('src/web/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const featureBoundaries = features.map((f) => ({
+  files: [`src/web/features/${f}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['@/features/*', `!@/features/${f}`, `!@/features/${f}/**`],
+            message: 'A feature must not import another feature: move what both need to src/web/components or src/web/lib.',
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
@@ -32,4 +52,5 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  ...featureBoundaries,
 );

@@ -5,10 +5,10 @@ import { SiteHeader } from '@/components/layout/site-header';
 import { Spinner } from '@/components/ui/spinner';
 import { ToastHost } from '@/components/ui/toast-host';
 import { isAppPath } from '@/config/paths';
-import { AuthProvider } from '@/features/auth/auth-provider';
+import { AuthProvider } from '@/lib/auth';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { DevAccessGate } from '@/features/dev-access/components/dev-access-gate';
-import { ThemeProvider } from '@/features/theme/theme-provider';
+import { ThemeProvider } from '@/lib/theme';
 import { leftFirstPage } from '@/lib/deferred-hydration';
 import { notFoundRoute, routes } from './routes';
 

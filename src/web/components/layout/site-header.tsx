@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth';
 import { ThemeToggle } from '@/features/theme/components/theme-toggle';
 import { NavDropdown } from './nav-dropdown';
 import { navGroups, plainLinks } from './nav-links';

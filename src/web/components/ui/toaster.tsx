@@ -1,7 +1,7 @@
 import { useEffect, type CSSProperties } from 'react';
 import { Toaster as Sonner } from 'sonner';
 import { toasterReady } from '@/lib/toast';
-import { useTheme } from '@/features/theme/theme-provider';
+import { useTheme } from '@/lib/theme';
 
 // Sonner's light rich colours put their text at 3:1 to 4.3:1 on its pale backgrounds; the same hues,
 // darker, reach 4.5:1 (WCAG AA). Its dark ones already do.

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useIsAdmin } from '@/features/admin/api/get-is-admin';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { toast } from '@/lib/toast';
 
 /**

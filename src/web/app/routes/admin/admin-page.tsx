@@ -7,7 +7,7 @@ import { ContactSettings } from '@/features/admin/components/contact-settings';
 import { FleetView } from '@/features/admin/components/fleet-view';
 import { MailOutbox } from '@/features/admin/components/mail-outbox';
 import { UserManagement } from '@/features/admin/components/user-management';
-import { useSignedInUser } from '@/features/dashboard/signed-in-user';
+import { useSignedInUser } from '@/lib/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
 import { RetryInstallButton } from '@/features/services/components/retry-install-button';
 import { Seo } from '@/lib/seo';

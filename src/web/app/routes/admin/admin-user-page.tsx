@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { UserDetails } from '@/features/admin/components/user-details';
-import { useSignedInUser } from '@/features/dashboard/signed-in-user';
+import { useSignedInUser } from '@/lib/signed-in-user';
 import { RetryInstallButton } from '@/features/services/components/retry-install-button';
 import { AppShell } from '../dashboard/app-shell';
 import { AdminOnly } from './admin-only';

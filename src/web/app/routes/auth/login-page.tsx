@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Link, Navigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { deferUntilInteraction } from '@/lib/deferred-hydration';
 import { needsSecondFactor } from '@/features/auth/mfa';

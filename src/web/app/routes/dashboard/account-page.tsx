@@ -2,7 +2,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useProfile } from '@/features/account/api/get-profile';
 import { AccountStatusCard } from '@/features/account/components/account-status-card';
 import { PersonalInfoForm } from '@/features/account/components/personal-info-form';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 
 export function AccountPage({ user }: { user: SignedInUser }) {
   const profile = useProfile(user.id);

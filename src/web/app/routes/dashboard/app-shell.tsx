@@ -6,7 +6,7 @@ import { useIsAdmin } from '@/features/admin/api/get-is-admin';
 import { signOut } from '@/features/dashboard/api/sign-out';
 import { DashboardDrawer, DashboardSidebar } from '@/features/dashboard/components/dashboard-sidebar';
 import { UserMenu } from '@/features/dashboard/components/user-menu';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { FormatProvider } from '@/lib/format';
 
 /**

@@ -5,7 +5,7 @@ import { getPurchaseAmount } from '@/features/billing/api/get-purchase-amount';
 import { AddFundsCard } from '@/features/billing/components/add-funds-card';
 import { BalanceCard } from '@/features/billing/components/balance-card';
 import { PurchaseHistory } from '@/features/billing/components/purchase-history';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { UnusedServicesTable } from '@/features/services/components/unused-services-table';
 import { useFormat, type Formatters } from '@/lib/format';
 import { toast } from '@/lib/toast';

@@ -1,6 +1,6 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
-import { useSignedInUser } from '@/features/dashboard/signed-in-user';
+import { useSignedInUser } from '@/lib/signed-in-user';
 import { Seo } from '@/lib/seo';
 import { AppShell } from './app-shell';
 import { AccountPage } from './account-page';

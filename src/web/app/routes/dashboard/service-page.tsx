@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
 import { ServiceDetails } from '@/features/services/components/service-details';
 

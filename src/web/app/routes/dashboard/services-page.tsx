@@ -1,5 +1,5 @@
-import { useBalance } from '@/features/billing/api/get-balance';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import { useBalance } from '@/lib/balance';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { ServicesView } from '@/features/services/components/services-view';
 
 export function ServicesPage({ user }: { user: SignedInUser }) {

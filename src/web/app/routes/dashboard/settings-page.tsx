@@ -4,7 +4,7 @@ import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useProfile } from '@/features/account/api/get-profile';
 import { useUpdateProfile } from '@/features/account/api/update-profile';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
 import { DeleteAccountCard } from '@/features/settings/components/delete-account-card';
 import { GeneralSettings } from '@/features/settings/components/general-settings';

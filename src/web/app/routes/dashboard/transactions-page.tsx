@@ -11,7 +11,7 @@ import { useLedgerPage, type LedgerQuery } from '@/features/billing/api/get-ledg
 import { ExportLedgerButton } from '@/features/billing/components/export-ledger-button';
 import { LedgerFiltersForm } from '@/features/billing/components/ledger-filters';
 import { LedgerTable } from '@/features/billing/components/ledger-table';
-import type { SignedInUser } from '@/features/dashboard/signed-in-user';
+import type { SignedInUser } from '@/lib/signed-in-user';
 import { dayStart, nextDay } from '@/lib/day-start';
 import { useFormatPrefs } from '@/lib/format';
 

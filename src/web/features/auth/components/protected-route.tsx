@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth';
 import { needsSecondFactor } from '@/features/auth/mfa';
 
 /** Spec §2: a spinner while the session loads; no user means /login, replacing history. */

@@ -4,7 +4,7 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { useBalance } from '../api/get-balance';
+import { useBalance } from '@/lib/balance';
 import { useTransactions } from '../api/get-transactions';
 import { PaymentInfoDialog } from './payment-info-dialog';
 

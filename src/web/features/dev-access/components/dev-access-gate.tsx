@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { devBlockExempt } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth';
 import { useAppConfig } from '@/lib/app-config';
 import { getSupabase } from '@/lib/supabase';
 import { isDevHost } from '../dev-host';

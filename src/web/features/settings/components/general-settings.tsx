@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
-import { useTheme } from '@/features/theme/theme-provider';
+import { useTheme } from '@/lib/theme';
 import { makeFormatters } from '@/lib/format';
 
 const LANGUAGE_NAMES: Record<(typeof LANGUAGES)[number], string> = {

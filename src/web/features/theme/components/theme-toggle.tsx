@@ -1,6 +1,6 @@
 import { Moon, Sun } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { useTheme } from '@/features/theme/theme-provider';
+import { useTheme } from '@/lib/theme';
 
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();

@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth';
 
 /** What the signed-in screens need to know about their user. */
 export type SignedInUser = { id: string; email: string; fullName: string | null; createdAt: string };
