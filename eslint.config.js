@@ -50,7 +50,19 @@ export default tseslint.config(
   {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Query keys come from src/web/lib/query-keys.ts, one factory per feature.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.' },
+        {
+          selector: "CallExpression[callee.property.name=/^(get|set)QueryData$/][arguments.0.type='ArrayExpression']",
+          message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.',
+        },
+      ],
+    },
   },
+  { files: ['src/web/lib/query-keys.ts'], rules: { 'no-restricted-syntax': 'off' } },
   ...featureBoundaries,
 );

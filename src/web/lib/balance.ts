@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { billingKeys } from '@/lib/query-keys';
 
 export async function getBalance(userId: string): Promise<number> {
   const supabase = await getSupabase();
@@ -9,7 +10,7 @@ export async function getBalance(userId: string): Promise<number> {
 }
 
 export const balanceQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: ['billing', 'balance', userId], queryFn: () => getBalance(userId) });
+  queryOptions({ queryKey: billingKeys.balance(userId), queryFn: () => getBalance(userId) });
 
 export function useBalance(userId: string) {
   return useQuery(balanceQueryOptions(userId));

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { accountKeys } from '@/lib/query-keys';
 
 export type Profile = {
   id: string;
@@ -21,7 +22,7 @@ export async function getProfile(userId: string): Promise<Profile> {
   return data as Profile;
 }
 
-export const profileQueryOptions = (userId: string) => queryOptions({ queryKey: ['profile', userId], queryFn: () => getProfile(userId) });
+export const profileQueryOptions = (userId: string) => queryOptions({ queryKey: accountKeys.profile(userId), queryFn: () => getProfile(userId) });
 
 export function useProfile(userId: string) {
   return useQuery(profileQueryOptions(userId));

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Profile } from './get-profile';
+import { accountKeys } from '@/lib/query-keys';
 
 export type ProfileUpdate = Partial<Pick<Profile, 'full_name' | 'company' | 'company_vat' | 'language' | 'time_zone'>>;
 
@@ -20,6 +21,6 @@ export function useUpdateProfile(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (changes: ProfileUpdate) => updateProfile(userId, changes),
-    onSuccess: (profile) => queryClient.setQueryData(['profile', userId], profile),
+    onSuccess: (profile) => queryClient.setQueryData(accountKeys.profile(userId), profile),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
+import { adminKeys } from '@/lib/query-keys';
 
 /**
  * Adds credit to a user's balance with a note the user sees in Billing. The idempotency key is
@@ -24,9 +24,9 @@ export function useAddCredit() {
     mutationFn: addCredit,
     onSuccess: (_balance, input) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.userStats() }),
         // The user's own page, when the credit was added there: its balance and ledger.
-        queryClient.invalidateQueries({ queryKey: adminUserKey(input.userId) }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.user(input.userId) }),
       ]),
   });
 }

@@ -2,6 +2,7 @@ import type { AdminCreateUserInput } from '@shared/validation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 const FALLBACK = 'The user could not be created. Please try again.';
 
@@ -21,8 +22,8 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: createUser,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.userStats() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.audit() });
     },
   });
 }

@@ -2,6 +2,7 @@ import type { ServiceState } from '@shared/constants';
 import type { FleetState } from '@shared/node-health';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 /** A live service of the user as the fleet sees it; node_state is null when it has no node to watch. */
 export type AdminUserService = {
@@ -47,14 +48,12 @@ export async function getAdminUser(userId: string): Promise<AdminUser | null> {
 }
 
 /** Everything under this key is the one user's page: an action reloads it all. */
-export const adminUserKey = (userId: string) => ['admin', 'user', userId] as const;
-
 /** While the worker moves one of the user's services (installing, deleting), the page reads it again this often. */
 const BUSY_POLL_MS = 3000;
 
 export const adminUserQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: [...adminUserKey(userId), 'profile'],
+    queryKey: adminKeys.userProfile(userId),
     queryFn: () => getAdminUser(userId),
     staleTime: 0,
     refetchInterval: (query) => (query.state.data?.services.some((s) => s.service_state === 'installing' || s.service_state === 'deleting') ? BUSY_POLL_MS : false),

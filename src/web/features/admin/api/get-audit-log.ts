@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type AuditEntry = {
   id: number;
@@ -38,7 +39,7 @@ export async function getAuditLog(q: AuditQuery): Promise<AuditPage> {
   return { rows, total: Number(rows[0]?.total_count ?? 0) };
 }
 
-export const auditLogQueryOptions = (q: AuditQuery) => queryOptions({ queryKey: ['admin', 'audit', q], queryFn: () => getAuditLog(q), staleTime: 0 });
+export const auditLogQueryOptions = (q: AuditQuery) => queryOptions({ queryKey: adminKeys.auditPage(q), queryFn: () => getAuditLog(q), staleTime: 0 });
 
 export function useAuditLog(q: AuditQuery) {
   return useQuery({ ...auditLogQueryOptions(q), placeholderData: keepPreviousData });

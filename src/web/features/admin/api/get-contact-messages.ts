@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type ContactMessage = { id: string; created_at: string; name: string; email: string; topic: string; message: string; total_count: number };
 export type ContactMessagesPage = { rows: ContactMessage[]; total: number };
@@ -14,7 +15,7 @@ export async function getContactMessages(q: { limit: number; offset: number }): 
 }
 
 export const contactMessagesQueryOptions = (q: { limit: number; offset: number }) =>
-  queryOptions({ queryKey: ['admin', 'contact-messages', q], queryFn: () => getContactMessages(q), staleTime: 0 });
+  queryOptions({ queryKey: adminKeys.contactMessages(q), queryFn: () => getContactMessages(q), staleTime: 0 });
 
 export function useContactMessages(q: { limit: number; offset: number }) {
   return useQuery({ ...contactMessagesQueryOptions(q), placeholderData: keepPreviousData });

@@ -1,6 +1,7 @@
 import type { ContactSettings } from '@shared/contact-settings';
 import { useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export async function getContactSettings(): Promise<ContactSettings> {
   const supabase = await getSupabase();
@@ -10,5 +11,5 @@ export async function getContactSettings(): Promise<ContactSettings> {
 }
 
 export function useContactSettings() {
-  return useQuery({ queryKey: ['admin', 'contact-settings'], queryFn: getContactSettings });
+  return useQuery({ queryKey: adminKeys.contactSettings(), queryFn: getContactSettings });
 }

@@ -2,6 +2,7 @@ import type { FleetState } from '@shared/node-health';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { FLEET_POLL_MS } from './get-fleet';
+import { adminKeys } from '@/lib/query-keys';
 
 /** How many services are in each fleet state; states with none are absent. */
 export async function getFleetCounts(): Promise<Partial<Record<FleetState, number>>> {
@@ -12,7 +13,7 @@ export async function getFleetCounts(): Promise<Partial<Record<FleetState, numbe
 }
 
 export const fleetCountsQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'fleet', 'counts'], queryFn: getFleetCounts, staleTime: 0, refetchInterval: FLEET_POLL_MS });
+  queryOptions({ queryKey: adminKeys.fleetCounts(), queryFn: getFleetCounts, staleTime: 0, refetchInterval: FLEET_POLL_MS });
 
 export function useFleetCounts() {
   return useQuery(fleetCountsQueryOptions());

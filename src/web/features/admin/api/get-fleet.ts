@@ -1,6 +1,7 @@
 import type { FleetSort, FleetState } from '@shared/node-health';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type FleetRow = {
   service_id: string;
@@ -43,7 +44,7 @@ export async function getFleet(q: FleetQuery): Promise<FleetPage> {
 
 export const fleetQueryOptions = (q: FleetQuery) =>
   queryOptions({
-    queryKey: ['admin', 'fleet', 'page', q],
+    queryKey: adminKeys.fleetPage(q),
     queryFn: () => getFleet(q),
     staleTime: 0,
     refetchInterval: (query) => (query.state.data?.rows.some((r) => r.state === 'installing' || r.state === 'deleting') ? BUSY_POLL_MS : FLEET_POLL_MS),

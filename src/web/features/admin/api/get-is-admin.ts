@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 /** Admin status comes from the server (spec §6), never from anything the browser holds. */
 export async function getIsAdmin(userId: string): Promise<boolean> {
@@ -10,7 +11,7 @@ export async function getIsAdmin(userId: string): Promise<boolean> {
 }
 
 export const isAdminQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: ['is-admin', userId], queryFn: () => getIsAdmin(userId), retry: false });
+  queryOptions({ queryKey: adminKeys.isAdmin(userId), queryFn: () => getIsAdmin(userId), retry: false });
 
 export function useIsAdmin(userId: string | undefined) {
   return useQuery({ ...isAdminQueryOptions(userId ?? ''), enabled: !!userId });

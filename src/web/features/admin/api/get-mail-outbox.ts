@@ -1,6 +1,7 @@
 import type { OutboxStatus } from '@shared/mail-outbox';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type OutboxMail = {
   id: number;
@@ -27,7 +28,7 @@ export async function getMailOutbox(q: OutboxQuery): Promise<OutboxPage> {
   return { rows, total: Number(rows[0]?.total_count ?? 0) };
 }
 
-export const mailOutboxQueryOptions = (q: OutboxQuery) => queryOptions({ queryKey: ['admin', 'outbox', q], queryFn: () => getMailOutbox(q), staleTime: 0 });
+export const mailOutboxQueryOptions = (q: OutboxQuery) => queryOptions({ queryKey: adminKeys.outbox(q), queryFn: () => getMailOutbox(q), staleTime: 0 });
 
 export function useMailOutbox(q: OutboxQuery) {
   return useQuery({ ...mailOutboxQueryOptions(q), placeholderData: keepPreviousData });

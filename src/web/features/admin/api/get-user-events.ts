@@ -1,8 +1,8 @@
 import type { ServiceEventDetail } from '@shared/service-events';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
 import type { Paged } from './get-user-transactions';
+import { adminKeys } from '@/lib/query-keys';
 
 export type UserServiceEvent = { id: number; service_id: string; service_name: string; event: string; detail: ServiceEventDetail | null; created_at: string };
 
@@ -16,7 +16,7 @@ export async function getUserEvents(userId: string, limit: number, offset: numbe
 }
 
 export const userEventsQueryOptions = (userId: string, limit: number, offset: number) =>
-  queryOptions({ queryKey: [...adminUserKey(userId), 'events', limit, offset], queryFn: () => getUserEvents(userId, limit, offset), staleTime: 0 });
+  queryOptions({ queryKey: adminKeys.userPage(userId, 'events', limit, offset), queryFn: () => getUserEvents(userId, limit, offset), staleTime: 0 });
 
 export function useUserEvents(userId: string, limit: number, offset: number) {
   return useQuery({ ...userEventsQueryOptions(userId, limit, offset), placeholderData: keepPreviousData });

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
 import type { Paged } from './get-user-transactions';
+import { adminKeys } from '@/lib/query-keys';
 
 export type UserPurchase = {
   id: string;
@@ -31,7 +31,7 @@ export async function getUserPurchases(userId: string, limit: number, offset: nu
 }
 
 export const userPurchasesQueryOptions = (userId: string, limit: number, offset: number) =>
-  queryOptions({ queryKey: [...adminUserKey(userId), 'purchases', limit, offset], queryFn: () => getUserPurchases(userId, limit, offset), staleTime: 0 });
+  queryOptions({ queryKey: adminKeys.userPage(userId, 'purchases', limit, offset), queryFn: () => getUserPurchases(userId, limit, offset), staleTime: 0 });
 
 export function useUserPurchases(userId: string, limit: number, offset: number) {
   return useQuery({ ...userPurchasesQueryOptions(userId, limit, offset), placeholderData: keepPreviousData });

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type UserStatsRow = {
   user_id: string;
@@ -25,7 +26,7 @@ export async function getUserStats(search: string, limit: number, offset: number
 }
 
 export const userStatsQueryOptions = (search: string, limit: number, offset: number) =>
-  queryOptions({ queryKey: ['admin', 'user-stats', search, limit, offset], queryFn: () => getUserStats(search, limit, offset), staleTime: 0 });
+  queryOptions({ queryKey: adminKeys.userStatsPage(search, limit, offset), queryFn: () => getUserStats(search, limit, offset), staleTime: 0 });
 
 export function useUserStats(search: string, limit: number, offset: number) {
   return useQuery({ ...userStatsQueryOptions(search, limit, offset), placeholderData: keepPreviousData });

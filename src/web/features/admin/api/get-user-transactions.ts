@@ -1,7 +1,7 @@
 import type { TransactionType } from '@shared/ledger';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
+import { adminKeys } from '@/lib/query-keys';
 
 export type UserTransaction = {
   id: string;
@@ -27,7 +27,7 @@ export async function getUserTransactions(userId: string, limit: number, offset:
 
 export const userTransactionsQueryOptions = (userId: string, limit: number, offset: number) =>
   queryOptions({
-    queryKey: [...adminUserKey(userId), 'transactions', limit, offset],
+    queryKey: adminKeys.userPage(userId, 'transactions', limit, offset),
     queryFn: () => getUserTransactions(userId, limit, offset),
     staleTime: 0,
   });

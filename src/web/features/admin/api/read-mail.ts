@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { adminKeys } from '@/lib/query-keys';
 
 export type MailBody = { id: number; created_at: string; to_address: string; subject: string; status: string; text_body: string };
 
@@ -18,10 +19,10 @@ export async function readMail(id: number): Promise<MailBody> {
 export function useMailBody(id: number) {
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: ['admin', 'mail-body', id],
+    queryKey: adminKeys.mailBody(id),
     queryFn: async () => {
       const mail = await readMail(id);
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.audit() });
       return mail;
     },
     retry: false,

@@ -2,7 +2,7 @@ import type { RefundPurchaseInput } from '@shared/validation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
+import { adminKeys } from '@/lib/query-keys';
 
 const FALLBACK = 'The refund could not be made. Please try again.';
 
@@ -23,9 +23,9 @@ export function useRefundPurchase(userId: string) {
     mutationFn: refundPurchase,
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] }),
-        queryClient.invalidateQueries({ queryKey: adminUserKey(userId) }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.userStats() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.user(userId) }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.audit() }),
       ]),
   });
 }

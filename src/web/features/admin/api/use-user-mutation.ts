@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
-import { adminUserKey } from './get-admin-user';
+import { adminKeys } from '@/lib/query-keys';
 
 /** Calls an admin RPC that answers nothing but may refuse. */
 export async function callAdminRpc(fn: string, args: Record<string, unknown>): Promise<void> {
@@ -16,9 +16,9 @@ export function useUserMutation<I extends { userId: string }>(action: (input: I)
     mutationFn: action,
     onSettled: (_data, _error, input) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminUserKey(input.userId) }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'user-stats'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'fleet'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.user(input.userId) }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.userStats() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.fleet() }),
       ]),
   });
 }

@@ -14,6 +14,7 @@ import { useFormat } from '@/lib/format';
 import { useFleet, type FleetRow } from '../api/get-fleet';
 import { useFleetCounts } from '../api/get-fleet-counts';
 import { TableScroll } from '@/components/ui/table-scroll';
+import { adminKeys } from '@/lib/query-keys';
 
 /** The table's columns, each a sort of FLEET_SORTS; a first click sorts text A to Z and the rest largest (newest) first. */
 const COLUMNS: { sort: FleetSort; label: string; descending: boolean }[] = [
@@ -44,7 +45,7 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
   const counts = useFleetCounts();
   const fleet = useFleet({ state, sort: sort.by, descending: sort.descending, limit: FLEET_PAGE_SIZE, offset: page * FLEET_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil((fleet.data?.total ?? 0) / FLEET_PAGE_SIZE));
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin', 'fleet'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.fleet() });
 
   const filter = (next: FleetState | null) => {
     setState(next);

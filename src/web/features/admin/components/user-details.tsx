@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { Seo } from '@/lib/seo';
-import { adminUserKey, useAdminUser, type AdminUserService } from '../api/get-admin-user';
+import { useAdminUser, type AdminUserService } from '../api/get-admin-user';
 import { useUserEvents } from '../api/get-user-events';
 import { useUserPurchases } from '../api/get-user-purchases';
 import { useUserTransactions } from '../api/get-user-transactions';
@@ -17,6 +17,7 @@ import { UserLedger } from './user-ledger';
 import { UserProfile } from './user-profile';
 import { UserPurchases } from './user-purchases';
 import { UserServices } from './user-services';
+import { adminKeys } from '@/lib/query-keys';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -90,7 +91,7 @@ function Details({ userId, adminId, serviceActions }: Props) {
       {title(userId, u.email)}
       {backLink}
       <UserProfile user={u} self={u.id === adminId} onDeleted={() => void navigate(paths.admin)} />
-      <UserServices services={u.services} actions={(s) => serviceActions(s, () => void queryClient.invalidateQueries({ queryKey: adminUserKey(userId) }))} />
+      <UserServices services={u.services} actions={(s) => serviceActions(s, () => void queryClient.invalidateQueries({ queryKey: adminKeys.user(userId) }))} />
       <UserLedger query={ledger} page={ledgerPage} onPage={setLedgerPage} />
       <UserPurchases userId={userId} query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
       <UserEvents query={events} page={eventsPage} onPage={setEventsPage} />

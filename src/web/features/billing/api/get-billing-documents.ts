@@ -1,6 +1,7 @@
 import type { DocumentKind } from '@shared/billing-documents';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { billingKeys } from '@/lib/query-keys';
 
 export type BillingDocumentRow = {
   number: string;
@@ -24,7 +25,7 @@ export async function getBillingDocuments(purchaseIds: string[]): Promise<Billin
 
 export const billingDocumentsQueryOptions = (userId: string, purchaseIds: string[]) =>
   queryOptions({
-    queryKey: ['billing', 'documents', userId, purchaseIds],
+    queryKey: billingKeys.documents(userId, purchaseIds),
     queryFn: () => getBillingDocuments(purchaseIds),
     enabled: purchaseIds.length > 0,
   });

@@ -3,6 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Transaction } from './get-transactions';
+import { billingKeys } from '@/lib/query-keys';
 
 /** The ledger's filters as the table takes them: from and to are instants (ISO), from included, to excluded. */
 export type LedgerQuery = { type: TransactionType | null; from: string | null; to: string | null };
@@ -42,7 +43,7 @@ export async function getLedgerPage(userId: string, q: LedgerQuery, limit: numbe
 }
 
 export const ledgerPageQueryOptions = (userId: string, q: LedgerQuery, limit: number, offset: number) =>
-  queryOptions({ queryKey: ['billing', 'ledger', userId, q, limit, offset], queryFn: () => getLedgerPage(userId, q, limit, offset), staleTime: 0 });
+  queryOptions({ queryKey: billingKeys.ledgerPage(userId, q, limit, offset), queryFn: () => getLedgerPage(userId, q, limit, offset), staleTime: 0 });
 
 export function useLedgerPage(userId: string, q: LedgerQuery, limit: number, offset: number, enabled: boolean) {
   return useQuery({ ...ledgerPageQueryOptions(userId, q, limit, offset), placeholderData: keepPreviousData, enabled });

@@ -1,6 +1,7 @@
 import { PURCHASES_LOADED } from '@shared/constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { billingKeys } from '@/lib/query-keys';
 
 export type Purchase = {
   id: string;
@@ -24,7 +25,7 @@ export async function getPurchases(userId: string): Promise<Purchase[]> {
 }
 
 export const purchasesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: ['billing', 'purchases', userId], queryFn: () => getPurchases(userId) });
+  queryOptions({ queryKey: billingKeys.purchases(userId), queryFn: () => getPurchases(userId) });
 
 export function usePurchases(userId: string) {
   return useQuery(purchasesQueryOptions(userId));

@@ -2,6 +2,7 @@ import { TRANSACTIONS_LOADED } from '@shared/constants';
 import type { TransactionType } from '@shared/ledger';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { billingKeys } from '@/lib/query-keys';
 
 export type Transaction = {
   id: string;
@@ -25,7 +26,7 @@ export async function getTransactions(userId: string): Promise<Transaction[]> {
 }
 
 export const transactionsQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: ['billing', 'transactions', userId], queryFn: () => getTransactions(userId) });
+  queryOptions({ queryKey: billingKeys.transactions(userId), queryFn: () => getTransactions(userId) });
 
 export function useTransactions(userId: string) {
   return useQuery(transactionsQueryOptions(userId));

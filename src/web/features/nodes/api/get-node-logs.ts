@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { functionError } from '@/lib/function-error';
 import { getSupabase } from '@/lib/supabase';
+import { nodesKeys } from '@/lib/query-keys';
 
 const FALLBACK = 'The logs could not be loaded. Please try again.';
 
@@ -17,7 +18,7 @@ export async function getNodeLogs(serviceId: string): Promise<string[]> {
 
 // Read when the dialog opens and on Refresh only: each read asks the engine, and the function is rate-limited.
 export const nodeLogsQueryOptions = (serviceId: string) =>
-  queryOptions({ queryKey: ['node-logs', serviceId], queryFn: () => getNodeLogs(serviceId), staleTime: 0, gcTime: 0, retry: false });
+  queryOptions({ queryKey: nodesKeys.logs(serviceId), queryFn: () => getNodeLogs(serviceId), staleTime: 0, gcTime: 0, retry: false });
 
 export function useNodeLogs(serviceId: string, enabled: boolean) {
   return useQuery({ ...nodeLogsQueryOptions(serviceId), enabled });

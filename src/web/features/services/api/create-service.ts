@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
+import { billingKeys, servicesKeys } from '@/lib/query-keys';
 
 export type CreateServiceResult = Service & { reused: boolean; charged: number };
 
@@ -22,10 +23,10 @@ export function useCreateService() {
   return useMutation({
     mutationFn: createService,
     onSuccess: (created) => {
-      queryClient.setQueryData<Service[]>(['services'], (old) => [created, ...(old ?? []).filter((s) => s.id !== created.id)]);
-      void queryClient.invalidateQueries({ queryKey: ['services'] });
-      void queryClient.invalidateQueries({ queryKey: ['unused-services'] });
-      void queryClient.invalidateQueries({ queryKey: ['billing'] });
+      queryClient.setQueryData<Service[]>(servicesKeys.list(), (old) => [created, ...(old ?? []).filter((s) => s.id !== created.id)]);
+      void queryClient.invalidateQueries({ queryKey: servicesKeys.list() });
+      void queryClient.invalidateQueries({ queryKey: servicesKeys.unused() });
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     },
   });
 }

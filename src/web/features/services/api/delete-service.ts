@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** Marks the service for deletion; the worker stops the node and moves it to trash. */
 export async function deleteService(serviceId: string): Promise<Service> {
@@ -16,8 +17,8 @@ export function useDeleteService() {
     mutationFn: deleteService,
     onSuccess: (deleted) => {
       // It stays listed as Deleting (the list polls meanwhile) until the worker moves it to trash.
-      queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === deleted.id ? deleted : s)));
-      void queryClient.invalidateQueries({ queryKey: ['unused-services'] });
+      queryClient.setQueryData<Service[]>(servicesKeys.list(), (old) => old?.map((s) => (s.id === deleted.id ? deleted : s)));
+      void queryClient.invalidateQueries({ queryKey: servicesKeys.unused() });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
+import { billingKeys, servicesKeys } from '@/lib/query-keys';
 
 export type ExtendResult = Service & { charged: number; months: number };
 
@@ -20,10 +21,10 @@ export function useExtendService() {
   return useMutation({
     mutationFn: extendService,
     onSuccess: (extended) => {
-      queryClient.setQueryData<Service[]>(['services'], (old) => old?.map((s) => (s.id === extended.id ? { ...s, ...extended } : s)));
+      queryClient.setQueryData<Service[]>(servicesKeys.list(), (old) => old?.map((s) => (s.id === extended.id ? { ...s, ...extended } : s)));
       // The service's page: its renewal and its history (the new event).
-      void queryClient.invalidateQueries({ queryKey: ['services', extended.id] });
-      void queryClient.invalidateQueries({ queryKey: ['billing'] });
+      void queryClient.invalidateQueries({ queryKey: servicesKeys.detail(extended.id) });
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     },
   });
 }

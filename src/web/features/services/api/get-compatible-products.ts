@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Product } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** Products that can extend a service of this base product: active and renewing (spec §5). */
 export async function getCompatibleProducts(baseProductCode: string | null): Promise<Product[]> {
@@ -18,7 +19,7 @@ export async function getCompatibleProducts(baseProductCode: string | null): Pro
 }
 
 export const compatibleProductsQueryOptions = (baseProductCode: string | null) =>
-  queryOptions({ queryKey: ['products', 'compatible', baseProductCode], queryFn: () => getCompatibleProducts(baseProductCode) });
+  queryOptions({ queryKey: servicesKeys.compatibleProducts(baseProductCode), queryFn: () => getCompatibleProducts(baseProductCode) });
 
 export function useCompatibleProducts(baseProductCode: string | null, enabled: boolean) {
   return useQuery({ ...compatibleProductsQueryOptions(baseProductCode), enabled });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /**
  * The caller's next renewal that costs something (public.get_next_payment), or null when none
@@ -20,7 +21,7 @@ export async function getNextPayment(): Promise<NextPayment | null> {
 const fingerprint = (services: Service[]) => services.map((s) => `${s.id}:${s.state ?? ''}:${s.renews_at ?? ''}:${s.product_id ?? ''}`).join(',');
 
 export const nextPaymentQueryOptions = (services: Service[]) =>
-  queryOptions({ queryKey: ['next-payment', fingerprint(services)], queryFn: getNextPayment });
+  queryOptions({ queryKey: servicesKeys.nextPayment(fingerprint(services)), queryFn: getNextPayment });
 
 /** Waits for the services list, whose changes it follows. */
 export function useNextPayment(services: Service[] | undefined) {

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { servicesKeys } from '@/lib/query-keys';
 
 /**
  * A plan's key rules (its properties text), or null when the plan has none or is no longer
@@ -13,7 +14,7 @@ export async function getProductProperties(productId: string): Promise<string | 
 }
 
 export const productPropertiesQueryOptions = (productId: string) =>
-  queryOptions({ queryKey: ['products', productId, 'properties'], queryFn: () => getProductProperties(productId) });
+  queryOptions({ queryKey: servicesKeys.productProperties(productId), queryFn: () => getProductProperties(productId) });
 
 export function useProductProperties(productId: string | null) {
   return useQuery({ ...productPropertiesQueryOptions(productId ?? ''), enabled: !!productId });

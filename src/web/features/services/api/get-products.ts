@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Product } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** Active products, cheapest first (spec §7); the query client's 5/10-minute cache applies. */
 export async function getProducts(): Promise<Product[]> {
@@ -10,7 +11,7 @@ export async function getProducts(): Promise<Product[]> {
   return (data as Product[]).map((p) => ({ ...p, price: Number(p.price) }));
 }
 
-export const productsQueryOptions = () => queryOptions({ queryKey: ['products'], queryFn: getProducts });
+export const productsQueryOptions = () => queryOptions({ queryKey: servicesKeys.products(), queryFn: getProducts });
 
 export function useProducts() {
   return useQuery(productsQueryOptions());

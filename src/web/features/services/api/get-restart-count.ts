@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { NODE_POLL_MS } from './get-service';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** How many times the node was started again after its run ended, in the last 24 hours: a count only, no rows. */
 export async function getRestartCount(serviceId: string): Promise<number> {
@@ -16,7 +17,7 @@ export async function getRestartCount(serviceId: string): Promise<number> {
 }
 
 export const restartCountQueryOptions = (serviceId: string) =>
-  queryOptions({ queryKey: ['services', serviceId, 'restarts'], queryFn: () => getRestartCount(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+  queryOptions({ queryKey: servicesKeys.of(serviceId, 'restarts'), queryFn: () => getRestartCount(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
 
 export function useRestartCount(serviceId: string) {
   return useQuery(restartCountQueryOptions(serviceId));

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { ServiceEventDetail } from '@shared/service-events';
 import { NODE_POLL_MS } from './get-service';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** How many of the latest events the service page's history tells. */
 export const EVENTS_SHOWN = 50;
@@ -22,7 +23,7 @@ export async function getServiceEvents(serviceId: string): Promise<ServiceEvent[
 }
 
 export const serviceEventsQueryOptions = (serviceId: string) =>
-  queryOptions({ queryKey: ['services', serviceId, 'events'], queryFn: () => getServiceEvents(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+  queryOptions({ queryKey: servicesKeys.of(serviceId, 'events'), queryFn: () => getServiceEvents(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
 
 export function useServiceEvents(serviceId: string) {
   return useQuery(serviceEventsQueryOptions(serviceId));

@@ -2,6 +2,7 @@ import { UPTIME_DAYS_SHOWN } from '@shared/node-health';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { NODE_POLL_MS } from './get-service';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** One UTC day of a node's uptime (public.service_uptime). */
 export type UptimeDay = {
@@ -29,7 +30,7 @@ export async function getServiceUptime(serviceId: string): Promise<UptimeDay[]> 
 }
 
 export const serviceUptimeQueryOptions = (serviceId: string) =>
-  queryOptions({ queryKey: ['services', serviceId, 'uptime'], queryFn: () => getServiceUptime(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+  queryOptions({ queryKey: servicesKeys.of(serviceId, 'uptime'), queryFn: () => getServiceUptime(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
 
 export function useServiceUptime(serviceId: string) {
   return useQuery(serviceUptimeQueryOptions(serviceId));

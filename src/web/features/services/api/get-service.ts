@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Product, Service } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** The service page's node data is read again this often while the page is open (never on focus: the client's default). */
 export const NODE_POLL_MS = 30_000;
@@ -25,7 +26,7 @@ export async function getService(serviceId: string): Promise<ServiceWithPlan | n
 }
 
 export const serviceQueryOptions = (serviceId: string) =>
-  queryOptions({ queryKey: ['services', serviceId], queryFn: () => getService(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
+  queryOptions({ queryKey: servicesKeys.detail(serviceId), queryFn: () => getService(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
 
 export function useService(serviceId: string) {
   return useQuery(serviceQueryOptions(serviceId));

@@ -3,6 +3,7 @@ import { getSupabase } from '@/lib/supabase';
 import { displayStatus, isChanging } from '../service-status';
 import { NODE_POLL_MS } from './get-service';
 import type { Service } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /**
  * Poll while something changes on the server side (install, delete) so statuses move without a
@@ -24,7 +25,7 @@ export async function getServices(): Promise<Service[]> {
 
 export const servicesQueryOptions = () =>
   queryOptions({
-    queryKey: ['services'],
+    queryKey: servicesKeys.list(),
     queryFn: getServices,
     refetchInterval: (q) =>
       q.state.data?.some((s) => isChanging(displayStatus(s))) ? BUSY_POLL_MS : q.state.data?.some((s) => s.node_state) ? NODE_POLL_MS : false,

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** A purchased service that was deleted before its paid period ended: it can be reused (spec §3). */
 export type UnusedService = {
@@ -21,7 +22,7 @@ export async function getUnusedServices(userId: string): Promise<UnusedService[]
 }
 
 export const unusedServicesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: ['unused-services', userId], queryFn: () => getUnusedServices(userId) });
+  queryOptions({ queryKey: servicesKeys.unusedOf(userId), queryFn: () => getUnusedServices(userId) });
 
 export function useUnusedServices(userId: string) {
   return useQuery(unusedServicesQueryOptions(userId));

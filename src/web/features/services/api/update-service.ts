@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Service } from './types';
+import { servicesKeys } from '@/lib/query-keys';
 
 /** What the owner may change of a service: its name, or its key (which the server hands to the node). */
 export type ServiceUpdates = { name: string } | { api_key: string };
@@ -21,7 +22,7 @@ export function useUpdateService() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateService,
-    // The list, the service page and its events all start with ['services'].
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['services'] }),
+    // The list, the service page and its events all start with servicesKeys.list().
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: servicesKeys.list() }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { settingsKeys } from '@/lib/query-keys';
 
 /** Signs one other device out: its session ends on the server, with its refresh tokens. */
 async function endSession(sessionId: string): Promise<void> {
@@ -17,10 +18,10 @@ async function endOtherSessions(): Promise<void> {
 
 export function useEndSession() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: endSession, onSettled: () => queryClient.invalidateQueries({ queryKey: ['own-sessions'] }) });
+  return useMutation({ mutationFn: endSession, onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }) });
 }
 
 export function useEndOtherSessions() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: endOtherSessions, onSettled: () => queryClient.invalidateQueries({ queryKey: ['own-sessions'] }) });
+  return useMutation({ mutationFn: endOtherSessions, onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }) });
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { settingsKeys } from '@/lib/query-keys';
 
 export type TotpFactor = { id: string; friendly_name?: string; status: string; created_at: string };
 
@@ -11,7 +12,7 @@ export async function listFactors(): Promise<TotpFactor[]> {
   return data.totp as TotpFactor[];
 }
 
-export const factorsQueryOptions = () => queryOptions({ queryKey: ['mfa-factors'], queryFn: listFactors, staleTime: 0 });
+export const factorsQueryOptions = () => queryOptions({ queryKey: settingsKeys.factors(), queryFn: listFactors, staleTime: 0 });
 
 export function useFactors() {
   return useQuery(factorsQueryOptions());

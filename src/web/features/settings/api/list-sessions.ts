@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { settingsKeys } from '@/lib/query-keys';
 
 type DeviceSession = {
   id: string;
@@ -19,5 +20,5 @@ async function listSessions(): Promise<DeviceSession[]> {
 }
 
 export function useSessions() {
-  return useQuery({ queryKey: ['own-sessions'], queryFn: listSessions, staleTime: 0 });
+  return useQuery({ queryKey: settingsKeys.sessions(), queryFn: listSessions, staleTime: 0 });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authRequest } from '@/lib/auth-request';
+import { settingsKeys } from '@/lib/query-keys';
 
 /** How many unused recovery codes the user has left. */
 async function countRecoveryCodes(): Promise<number> {
@@ -12,10 +13,10 @@ export async function regenerateRecoveryCodes(): Promise<string[]> {
 }
 
 export function useRecoveryCodeCount(enabled: boolean) {
-  return useQuery({ queryKey: ['recovery-codes'], queryFn: countRecoveryCodes, staleTime: 0, enabled });
+  return useQuery({ queryKey: settingsKeys.recoveryCodes(), queryFn: countRecoveryCodes, staleTime: 0, enabled });
 }
 
 export function useRegenerateRecoveryCodes() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: regenerateRecoveryCodes, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['recovery-codes'] }) });
+  return useMutation({ mutationFn: regenerateRecoveryCodes, onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.recoveryCodes() }) });
 }

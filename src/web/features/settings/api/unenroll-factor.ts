@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
+import { settingsKeys } from '@/lib/query-keys';
 
 export async function unenrollFactor(factorId: string): Promise<void> {
   const supabase = await getSupabase();
@@ -9,5 +10,5 @@ export async function unenrollFactor(factorId: string): Promise<void> {
 
 export function useUnenrollFactor() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: unenrollFactor, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['mfa-factors'] }) });
+  return useMutation({ mutationFn: unenrollFactor, onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.factors() }) });
 }
