@@ -102,10 +102,10 @@ describe('password sign-in', () => {
     expect([unknown.status, unknown.body?.code]).toEqual([404, 'not_found']);
   });
 
-  it('verifies bcrypt hashes made elsewhere ($2a$ cost 4, $2b$ cost 12)', async () => {
+  it('verifies bcrypt hashes made elsewhere ($2a$ cost 4, $2b$ cost 8)', async () => {
     const bcrypt = (await import('bcryptjs')).default;
     const u = await createUser(t.deps.db, { email: 'imported@example.com', password: 'placeholder' });
-    for (const hash of [bcrypt.hashSync('exported-1', 4).replace(/^\$2b\$/, '$2a$'), bcrypt.hashSync('exported-1', 12)]) {
+    for (const hash of [bcrypt.hashSync('exported-1', 4).replace(/^\$2b\$/, '$2a$'), bcrypt.hashSync('exported-1', 8)]) {
       await t.deps.db.query(`update auth.users set encrypted_password = $2 where id = $1`, [u.id, hash]);
       const { data, error } = await t.client().auth.signInWithPassword({ email: 'imported@example.com', password: 'exported-1' });
       expect(error).toBeNull();

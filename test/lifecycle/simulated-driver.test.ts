@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createSimulatedDriver, simulateCrash } from '../../src/server/provisioning/drivers/simulated';
 import type { NodeSpec } from '../../src/server/provisioning/provisioner';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -28,19 +28,35 @@ describeProvisioner('simulated', async () => ({
   },
 }), { runTimeoutMs: 1000, restartTimeoutMs: 10_000 });
 
-it('takes the configured time to install, once, and never stores the key', async () => {
-  const driver = createSimulatedDriver(t.db, { installSeconds: 1, deleteSeconds: 0 });
+it('takes the configured time to install and to delete, each once, and never stores the key', async () => {
+  // A test clock: each wait is recorded, and the node is not there until the wait is over.
+  const waits: number[] = [];
+  let release = () => {};
+  const sleep = (seconds: number) => {
+    waits.push(seconds);
+    return new Promise<void>((r) => (release = r));
+  };
+  const driver = createSimulatedDriver(t.db, { installSeconds: 90, deleteSeconds: 30, sleep });
   const serviceId = randomUUID();
-  const started = Date.now();
+  const installing = driver.install(spec(serviceId));
+  await vi.waitFor(() => expect(waits).toEqual([90]));
+  expect(await driver.status(serviceId)).toBe('absent');
+  release();
+  await installing;
+  expect(await driver.status(serviceId)).toBe('running');
   await driver.install(spec(serviceId));
-  expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-  const again = Date.now();
-  await driver.install(spec(serviceId));
-  expect(Date.now() - again).toBeLessThan(500);
+  expect(waits).toEqual([90]);
   const { rows } = await t.db.query('select * from nodeharbor.simulated_nodes where service_id = $1', [serviceId]);
   expect(rows).toEqual([expect.objectContaining({ installs: 1, state: 'running' })]);
   expect(JSON.stringify(rows)).not.toContain(GALA_KEY);
+  const deleting = driver.uninstall(serviceId);
+  await vi.waitFor(() => expect(waits).toEqual([90, 30]));
+  expect(await driver.status(serviceId)).toBe('running');
+  release();
+  await deleting;
+  expect(await driver.status(serviceId)).toBe('absent');
   await driver.uninstall(serviceId);
+  expect(waits).toEqual([90, 30]);
 });
 
 it('crashes running nodes as SIMULATED_NODE_FAULTS says, and none without it', async () => {

@@ -6,6 +6,8 @@ export type SimulatedDriverOptions = {
   deleteSeconds: number;
   /** SIMULATED_NODE_FAULTS: at each look (the monitor's sweep), this percentage of running nodes crash, and a tenth of it go offline for OUTAGE_MINUTES. */
   faultPercent?: number;
+  /** How an install or a deletion waits its seconds: a timer, or a test's clock. */
+  sleep?: (seconds: number) => Promise<void>;
 };
 
 /** A crashed node is started again after this long, as Swarm's restart delay does. */
@@ -17,7 +19,7 @@ const HEARTBEAT_SECONDS = 30;
 /** The simulated nodes are spread over a few made-up hosts, so the fleet view has something to show. */
 const HOSTS = 3;
 
-const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
+const timerSleep = (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000));
 
 type NodeRow = { service_id: string; state: 'running' | 'stopped'; updated_at: Date };
 
@@ -63,6 +65,7 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
       [serviceId, state],
     );
   const faults = opts.faultPercent ?? 0;
+  const sleep = opts.sleep ?? timerSleep;
   return {
     status,
     async install(node) {
