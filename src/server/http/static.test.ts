@@ -49,6 +49,7 @@ describe('serving the built front end', () => {
     for (const path of ['/nope', '/dashboardx', '/admin/users', '/admin/users/', '/admin/users/a/b', '/assets/missing.js']) {
       const r = await app.request(path);
       expect(r.status, path).toBe(404);
+      expect(r.headers.get('cache-control'), path).toBe('no-cache');
       expect(await r.text()).toBe('<h1>Oops! Page not found</h1>');
     }
   });
