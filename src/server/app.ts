@@ -15,7 +15,7 @@ import { restRoutes } from './rest/rest.routes';
 
 /** Builds the whole HTTP app. Tests build it the same way, on a real database. */
 export function createApp(deps: AppDeps): Hono {
-  const { config, db, keys, logger } = deps;
+  const { config, keys, logger } = deps;
   const app = new Hono();
   const metrics = createMetrics(deps);
   app.use(metrics.countRequests);
