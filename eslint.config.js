@@ -6,7 +6,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // A feature imports another only through src/web/components or src/web/lib (shared/conventions.md).
-const features = readdirSync('src/web/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const features = readdirSync('src/web/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const featureBoundaries = features.map((f) => ({
   files: [`src/web/features/${f}/**/*.{ts,tsx}`],
   rules: {

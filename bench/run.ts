@@ -177,9 +177,20 @@ const judge = (label: string, met: boolean, text: string) => {
 };
 const rows: Row[] = [];
 /** A case against its ceiling: its row, the ceiling's, and the verdict `judgeKind` gives each column. */
-const pairRows = (n: string, title: string, budget: string, pick: (r: KindResult) => Pair, judgeKind: (k: Kind, r: KindResult) => [boolean, string], ceiling = ceilingName) => {
+const pairRows = (
+  n: string,
+  title: string,
+  budget: string,
+  pick: (r: KindResult) => Pair,
+  judgeKind: (k: Kind, r: KindResult) => [boolean, string],
+  ceiling = ceilingName,
+) => {
   rows.push({ label: `${n} ${title}`, budget: '', cells: cols.map((r) => load(pick(r).server)) });
-  rows.push({ label: '  ceiling', budget: '', cells: kinds.map((k, i) => `${ceiling(k)}: ${load(pick(cols[i]!).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`) });
+  rows.push({
+    label: '  ceiling',
+    budget: '',
+    cells: kinds.map((k, i) => `${ceiling(k)}: ${load(pick(cols[i]!).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`),
+  });
   rows.push({
     label: '  ratio to ceiling',
     budget,
@@ -190,30 +201,62 @@ const pairRows = (n: string, title: string, budget: string, pick: (r: KindResult
   });
 };
 // Case 1 on PostgreSQL against pgbench's own rate and tail; PGlite keeps the budgets of issue 7.
-pairRows('1', 'GET /rest/v1/services, 32 conn', '≥ 60%, p99 ≤ 2× pgbench, 0 errors (PGlite: ≥ 50%, p99 ≤ 20 ms)', (r) => r.case1, (k, r) => {
-  const p = r.case1;
-  const tail = k === 'postgres' ? p.server.p99 <= 2 * p.ceiling.p99 : p.server.p99 <= 20;
-  const tailText = k === 'postgres' ? `p99 ${num(p.server.p99 / p.ceiling.p99, 2)}× pgbench's` : `p99 ${ms(p.server.p99)}`;
-  return [ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && tail && p.server.errors === 0, `${pct(ratio(p))}, ${tailText}, ${p.server.errors} err`];
-});
+pairRows(
+  '1',
+  'GET /rest/v1/services, 32 conn',
+  '≥ 60%, p99 ≤ 2× pgbench, 0 errors (PGlite: ≥ 50%, p99 ≤ 20 ms)',
+  (r) => r.case1,
+  (k, r) => {
+    const p = r.case1;
+    const tail = k === 'postgres' ? p.server.p99 <= 2 * p.ceiling.p99 : p.server.p99 <= 20;
+    const tailText = k === 'postgres' ? `p99 ${num(p.server.p99 / p.ceiling.p99, 2)}× pgbench's` : `p99 ${ms(p.server.p99)}`;
+    return [ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && tail && p.server.errors === 0, `${pct(ratio(p))}, ${tailText}, ${p.server.errors} err`];
+  },
+);
 rows.push({
   label: '    ceiling with statements parsed each time',
   budget: '',
-  cells: cols.map((r) => (r.case1Unprepared ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(r.case1.server.rps / r.case1Unprepared.rps)} of it` : '-')),
+  cells: cols.map((r) =>
+    r.case1Unprepared ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(r.case1.server.rps / r.case1Unprepared.rps)} of it` : '-',
+  ),
 });
 // Case 2 on PostgreSQL against its own statement run by pgbench (the database's share of the
 // work); the JWT ceiling is shown beside it. PGlite keeps its budget against the JWT ceiling.
-pairRows('2', 'POST /auth/v1/token refresh, 32 conn', '≥ 70% of its statement (PGlite: ≥ 30% of the ceiling)', (r) => r.case2, (k, r) => {
-  const ofStatement = r.case2.server.rps / r.case2Statement.rps;
-  return k === 'postgres' ? [ofStatement >= 0.7, `${pct(ofStatement)} of its statement, ${pct(ratio(r.case2))} of the ceiling`] : [ratio(r.case2) >= 0.3, pct(ratio(r.case2))];
-}, () => 'bare Hono, one JWT signed');
+pairRows(
+  '2',
+  'POST /auth/v1/token refresh, 32 conn',
+  '≥ 70% of its statement (PGlite: ≥ 30% of the ceiling)',
+  (r) => r.case2,
+  (k, r) => {
+    const ofStatement = r.case2.server.rps / r.case2Statement.rps;
+    return k === 'postgres'
+      ? [ofStatement >= 0.7, `${pct(ofStatement)} of its statement, ${pct(ratio(r.case2))} of the ceiling`]
+      : [ratio(r.case2) >= 0.3, pct(ratio(r.case2))];
+  },
+  () => 'bare Hono, one JWT signed',
+);
 rows.push({
   label: '    its statement alone, no server',
   budget: '',
-  cells: kinds.map((k, i) => `${ceilingName(k)}: ${load(cols[i]!.case2Statement, 'tx/s')}; ${pct(cols[i]!.case2Statement.rps / cols[i]!.case2.ceiling.rps)} of the ceiling`),
+  cells: kinds.map(
+    (k, i) => `${ceilingName(k)}: ${load(cols[i]!.case2Statement, 'tx/s')}; ${pct(cols[i]!.case2Statement.rps / cols[i]!.case2.ceiling.rps)} of the ceiling`,
+  ),
 });
-pairRows('3', 'POST rpc/create_service_securely, 16 conn/users', '≥ 50%', (r) => r.case3, (_k, r) => [ratio(r.case3) >= 0.5, pct(ratio(r.case3))]);
-pairRows('8', 'POST /auth/v1/token password, 16 conn', '≥ 80%', (r) => r.case8, (_k, r) => [ratio(r.case8) >= 0.8, pct(ratio(r.case8))], () => 'the bcrypt checks alone, 16 at a time');
+pairRows(
+  '3',
+  'POST rpc/create_service_securely, 16 conn/users',
+  '≥ 50%',
+  (r) => r.case3,
+  (_k, r) => [ratio(r.case3) >= 0.5, pct(ratio(r.case3))],
+);
+pairRows(
+  '8',
+  'POST /auth/v1/token password, 16 conn',
+  '≥ 80%',
+  (r) => r.case8,
+  (_k, r) => [ratio(r.case8) >= 0.8, pct(ratio(r.case8))],
+  () => 'the bcrypt checks alone, 16 at a time',
+);
 rows.push({
   label: '  case 1 while case 8 runs',
   budget: 'p99 ≤ 1.5× case 1',
@@ -232,7 +275,10 @@ for (const [i, size] of sizes.entries()) {
   rows.push({
     label: '    the statements alone, one caller',
     budget: '',
-    cells: cols.map((r) => `services p50 ${ms(r.scale[i]!.db!.read.p50)}, p99 ${ms(r.scale[i]!.db!.read.p99)}; admin list p50 ${ms(r.scale[i]!.db!.admin.p50)}, p99 ${ms(r.scale[i]!.db!.admin.p99)}`),
+    cells: cols.map(
+      (r) =>
+        `services p50 ${ms(r.scale[i]!.db!.read.p50)}, p99 ${ms(r.scale[i]!.db!.read.p99)}; admin list p50 ${ms(r.scale[i]!.db!.admin.p50)}, p99 ${ms(r.scale[i]!.db!.admin.p99)}`,
+    ),
   });
 }
 const growth = (r: KindResult, pick: (p: ScalePoint) => LoadResult) => pick(r.scale.at(-1)!).p99 / pick(r.scale[0]!).p99;
@@ -248,9 +294,22 @@ rows.push({
 rows.push({
   label: '    the statements alone (p99 growth)',
   budget: '',
-  cells: cols.map((r) => `services ${num(growth(r, (p) => p.db!.read), 2)}×, admin list ${num(growth(r, (p) => p.db!.admin), 2)}×`),
+  cells: cols.map(
+    (r) =>
+      `services ${num(
+        growth(r, (p) => p.db!.read),
+        2,
+      )}×, admin list ${num(
+        growth(r, (p) => p.db!.admin),
+        2,
+      )}×`,
+  ),
 });
-rows.push({ label: '5 start-up to /healthz 200', budget: '', cells: cols.map((r) => `${num(r.startSeconds, 2)} s (${num(r.startSecondsLargest, 2)} s at the largest size)`) });
+rows.push({
+  label: '5 start-up to /healthz 200',
+  budget: '',
+  cells: cols.map((r) => `${num(r.startSeconds, 2)} s (${num(r.startSecondsLargest, 2)} s at the largest size)`),
+});
 rows.push({ label: '  RSS idle / under case 1', budget: '', cells: cols.map((r) => `${num(r.idleRssMb)} MB / ${num(r.loadRssMb)} MB`) });
 for (const [i, nodes] of MONITOR_SIZES.entries()) {
   rows.push({
@@ -275,9 +334,23 @@ rows.push({
 if (web) {
   const both = (s: string) => kinds.map(() => s);
   const webDate = `(bench:web of ${web.date.slice(0, 16).replace('T', ' ')} UTC)`;
-  rows.push({ label: `6 web ${webDate}: largest initial JS`, budget: `≤ ${WEB_BUDGETS.jsBytes / 1024} KB gzip`, cells: both(judge('case 6 JS', web.maxJs.bytes <= WEB_BUDGETS.jsBytes, `${num(web.maxJs.bytes / 1024, 1)} KB (${web.maxJs.route})`)) });
-  rows.push({ label: '  lowest Lighthouse performance', budget: `≥ ${WEB_BUDGETS.score}`, cells: both(judge('case 6 performance', web.minPerformance.score >= WEB_BUDGETS.score, `${web.minPerformance.score} (${web.minPerformance.route})`)) });
-  rows.push({ label: '  lowest Lighthouse accessibility', budget: `≥ ${WEB_BUDGETS.score}`, cells: both(judge('case 6 accessibility', web.minAccessibility.score >= WEB_BUDGETS.score, `${web.minAccessibility.score} (${web.minAccessibility.route})`)) });
+  rows.push({
+    label: `6 web ${webDate}: largest initial JS`,
+    budget: `≤ ${WEB_BUDGETS.jsBytes / 1024} KB gzip`,
+    cells: both(judge('case 6 JS', web.maxJs.bytes <= WEB_BUDGETS.jsBytes, `${num(web.maxJs.bytes / 1024, 1)} KB (${web.maxJs.route})`)),
+  });
+  rows.push({
+    label: '  lowest Lighthouse performance',
+    budget: `≥ ${WEB_BUDGETS.score}`,
+    cells: both(judge('case 6 performance', web.minPerformance.score >= WEB_BUDGETS.score, `${web.minPerformance.score} (${web.minPerformance.route})`)),
+  });
+  rows.push({
+    label: '  lowest Lighthouse accessibility',
+    budget: `≥ ${WEB_BUDGETS.score}`,
+    cells: both(
+      judge('case 6 accessibility', web.minAccessibility.score >= WEB_BUDGETS.score, `${web.minAccessibility.score} (${web.minAccessibility.route})`),
+    ),
+  });
   rows.push({ label: '  axe serious/critical', budget: '0', cells: both(judge('case 6 axe', web.axeViolations === 0, String(web.axeViolations))) });
 }
 

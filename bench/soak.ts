@@ -138,7 +138,16 @@ function report(done: Minute[], rssBeforeMb: number, t: Timing): boolean {
   const growth = end / start - 1;
   const lag = Math.max(...done.map((m) => m.lagP99Ms));
   const missed = [...(errors > 0 ? [`errors: ${errors}`] : []), ...(growth >= 0.1 ? [`RSS grew ${num(growth * 100, 1)}%`] : [])];
-  const headers = ['window', 'ends at', ...names.map((n) => `${n} (${MIX[n].connections} conn)`), 'installs done', 'jobs failed', 'HTTP errors', 'RSS', 'lag p99'];
+  const headers = [
+    'window',
+    'ends at',
+    ...names.map((n) => `${n} (${MIX[n].connections} conn)`),
+    'installs done',
+    'jobs failed',
+    'HTTP errors',
+    'RSS',
+    'lag p99',
+  ];
   const table = printTable(headers, rows);
   const summary = [
     `errors, HTTP and jobs (budget 0): ${verdict(errors === 0, String(errors))}`,

@@ -23,9 +23,32 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const JS_BUDGET = 100 * 1024;
 const SCORE_BUDGET = 95;
 const LIGHTHOUSE_RUNS = 3;
-const publicRoutes = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies', '/login', '/register', '/reset-password', '/reset-password-confirm', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node', '/no-such-page'];
+const publicRoutes = [
+  '/',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  '/cookies',
+  '/login',
+  '/register',
+  '/reset-password',
+  '/reset-password-confirm',
+  '/gala-hosting/host-node',
+  '/gala-hosting/api-key',
+  '/playa3ull-hosting/host-node',
+  '/no-such-page',
+];
 const lighthouseRoutes = ['/', '/gala-hosting/host-node', '/contact'];
-const chromiumFlags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
 
@@ -39,7 +62,13 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; dataDi
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, child, dataDir };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child, dataDir };
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('the server did not become healthy');
@@ -72,7 +101,10 @@ async function ownScripts(page: Page, all: ReadonlySet<string>): Promise<string[
   const before = await page.evaluate(() => {
     const at = (window as unknown as { __firstNavigationAt?: number }).__firstNavigationAt;
     if (at === undefined) return null;
-    return performance.getEntriesByType('resource').filter((e) => e.startTime < at).map((e) => new URL(e.name).pathname);
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => e.startTime < at)
+      .map((e) => new URL(e.name).pathname);
   });
   return before ? [...all].filter((s) => before.includes(s)) : [...all];
 }
@@ -102,7 +134,9 @@ try {
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     const onward = landed === route ? '' : `   then ${landed}: ${(jsBytes([...scripts]) / 1024).toFixed(1)} KB in all`;
-    console.log(`${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(own.length).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}${onward}`);
+    console.log(
+      `${route.padEnd(30)} ${`${(bytes / 1024).toFixed(1)} KB`.padStart(8)}   ${String(own.length).padStart(5)}  ${(forbidden.join(',') || '-').padEnd(18)} ${bad.join(',') || '0'}${onward}`,
+    );
     (results.routes as Record<string, unknown>)[route] = {
       jsGzipBytes: bytes,
       files: own.length,
@@ -128,7 +162,15 @@ const chrome = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${deb
   detached: true,
 });
 try {
-  for (let i = 0; i < 80 && !(await fetch(`http://127.0.0.1:${debugPort}/json/version`).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    i < 80 &&
+    !(await fetch(`http://127.0.0.1:${debugPort}/json/version`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 250));
   }
   console.log(`\nLighthouse, mobile preset (median of ${LIGHTHOUSE_RUNS} runs: a shared machine is noisy)`);
@@ -136,7 +178,12 @@ try {
   for (const route of lighthouseRoutes) {
     const runs = [];
     for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-      const run = await lighthouse(`${server.url}${route}`, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
+      const run = await lighthouse(`${server.url}${route}`, {
+        port: debugPort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+      });
       const { categories: cats, audits } = run!.lhr;
       runs.push({
         performance: Math.round((cats.performance?.score ?? 0) * 100),

@@ -99,7 +99,10 @@ const wrongPassword = (e: string) => /status of 400/.test(e);
 /** The checks of one page state: the theme is the one asked for, the toasts show, and axe finds nothing serious. */
 async function expectAccessible(page: Page, theme: (typeof THEMES)[number], where: string, toasts = SIGN_IN_TOASTS): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect(page.evaluate(() => document.documentElement.classList.contains('dark')), where).resolves.toBe(theme === 'dark');
+  await expect(
+    page.evaluate(() => document.documentElement.classList.contains('dark')),
+    where,
+  ).resolves.toBe(theme === 'dark');
   for (const title of toasts) {
     await expect(page.locator('[data-sonner-toast]').filter({ hasText: title }).isVisible(), `${where}: the toast "${title}"`).resolves.toBe(true);
   }
@@ -175,7 +178,10 @@ describe('accessibility of the signed-in pages', () => {
       await expectAccessibleWithUserMenu(page, theme, '/admin, Audit log');
       await press(page.getByRole('tab', { name: 'Messages' }));
       for (const region of ['Contact messages', 'Mail outbox']) {
-        await page.getByRole('region', { name: region }).getByText(/^(No contact messages|No mail|\d+–\d+ of \d+)$/).waitFor();
+        await page
+          .getByRole('region', { name: region })
+          .getByText(/^(No contact messages|No mail|\d+–\d+ of \d+)$/)
+          .waitFor();
       }
       await expectAccessibleWithUserMenu(page, theme, '/admin, Messages');
 

@@ -33,7 +33,10 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 
 /** The audit table's rows (not its header), each as its cells' texts. */
 const auditRows = (audit: Locator) =>
-  audit.getByRole('row').filter({ has: audit.page().getByRole('cell') }).evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => c.innerText.replace(/\s+/g, ' ').trim())));
+  audit
+    .getByRole('row')
+    .filter({ has: audit.page().getByRole('cell') })
+    .evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => c.innerText.replace(/\s+/g, ' ').trim())));
 
 /** Waits for what the server answers, as long as a busy machine may take. */
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 15_000 });
@@ -68,7 +71,10 @@ describe('admin audit log, new users and mail', () => {
     await outbox.getByRole('button', { name: 'Search' }).click();
     await expectText(page, 'No mail');
 
-    await page.route((u) => ['/rest/v1/rpc/admin_audit_log', '/rest/v1/rpc/admin_contact_messages', '/rest/v1/rpc/admin_mail_outbox'].includes(u.pathname), serverError);
+    await page.route(
+      (u) => ['/rest/v1/rpc/admin_audit_log', '/rest/v1/rpc/admin_contact_messages', '/rest/v1/rpc/admin_mail_outbox'].includes(u.pathname),
+      serverError,
+    );
     await page.reload();
     await expectText(page, 'Failed to load the contact messages.', 20_000);
     await expectText(page, 'Failed to load the outbox.', 20_000);
@@ -76,7 +82,10 @@ describe('admin audit log, new users and mail', () => {
     await expectText(page, 'Failed to load the audit log.', 20_000);
   });
 
-  for (const [name, viewport] of [['1366 px', WIDE], ['390 px', PHONE]] as [string, Viewport][]) {
+  for (const [name, viewport] of [
+    ['1366 px', WIDE],
+    ['390 px', PHONE],
+  ] as [string, Viewport][]) {
     it(`at ${name}: lists, filters and pages the audit log, keeping its filters on reload`, async () => {
       const tag = `${viewport.width}-${Date.now()}`;
       const admin = await createTestUser(app.server, { admin: true, email: `auditor-${tag}@nodeharbor.test` });
@@ -133,7 +142,9 @@ describe('admin audit log, new users and mail', () => {
       await filters.getByRole('button', { name: 'Filter', exact: true }).click();
       await audit.getByText('1–50 of 55').waitFor();
       await poll(async () => (await auditRows(audit)).length).toBe(50);
-      expect(new Set((await auditRows(audit)).map((r) => `${r[1]} | ${r[2]} | ${r[4]}`))).toEqual(new Set([`cli:seeder-${tag} | Dev access granted | granted false → true`]));
+      expect(new Set((await auditRows(audit)).map((r) => `${r[1]} | ${r[2]} | ${r[4]}`))).toEqual(
+        new Set([`cli:seeder-${tag} | Dev access granted | granted false → true`]),
+      );
       await audit.getByRole('button', { name: 'Next' }).click();
       await audit.getByText('51–55 of 55').waitFor();
       await page.waitForURL(/page=2/);
@@ -236,7 +247,13 @@ describe('admin audit log, new users and mail', () => {
       const admin = await createTestUser(app.server, { admin: true });
       const customer = await createTestUser(app.server, { email: `forgetful-${tag}@nodeharbor.test` });
       const sent = await app.server.client().functions.invoke('contact-form', {
-        body: { name: `Visitor ${tag}`, email: `visitor-${tag}@example.com`, topic: 'support', message: 'My node has been offline since this morning.', honeypot: '' },
+        body: {
+          name: `Visitor ${tag}`,
+          email: `visitor-${tag}@example.com`,
+          topic: 'support',
+          message: 'My node has been offline since this morning.',
+          honeypot: '',
+        },
       });
       expect(sent.error).toBeNull();
       expect((await app.server.client().auth.resetPasswordForEmail(customer.email)).error).toBeNull();
@@ -247,14 +264,16 @@ describe('admin audit log, new users and mail', () => {
       await page.waitForURL(/\?tab=messages$/);
       const contact = page.getByRole('region', { name: 'Contact messages' });
       const message = contact.getByRole('row').filter({ hasText: `Visitor ${tag}` });
-      await expect(message.innerText()).resolves.toMatch(new RegExp(`visitor-${tag}@example\\.com\\s+Support\\s+My node has been offline since this morning\\.`));
+      await expect(message.innerText()).resolves.toMatch(
+        new RegExp(`visitor-${tag}@example\\.com\\s+Support\\s+My node has been offline since this morning\\.`),
+      );
       await expectNoSidewaysScroll(page, 'the messages');
 
       const outbox = page.getByRole('region', { name: 'Mail outbox' });
       // The worker mails the link a moment after the request: search until it is there.
       await poll(async () => {
-          await outbox.getByRole('searchbox', { name: 'Search mail by recipient' }).fill(customer.email);
-          await outbox.getByRole('button', { name: 'Search' }).click();
+        await outbox.getByRole('searchbox', { name: 'Search mail by recipient' }).fill(customer.email);
+        await outbox.getByRole('button', { name: 'Search' }).click();
         return outbox.getByRole('row').filter({ hasText: 'Reset your NodeHarbor password' }).count();
       }).toBe(1);
       const row = outbox.getByRole('row').filter({ hasText: 'Reset your NodeHarbor password' });

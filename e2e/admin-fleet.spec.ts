@@ -43,14 +43,20 @@ async function openFleet(page: Page, admin: TestUser): Promise<Locator> {
 /** Serious and critical accessibility violations, toasts included. */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The service names of the table's rows, top to bottom (a row's first cell). */
-const names = (fleet: Locator) => fleet.getByRole('row').filter({ has: fleet.page().getByRole('cell') }).evaluateAll((rows) => rows.map((r) => (r as HTMLTableRowElement).cells[0]!.innerText));
+const names = (fleet: Locator) =>
+  fleet
+    .getByRole('row')
+    .filter({ has: fleet.page().getByRole('cell') })
+    .evaluateAll((rows) => rows.map((r) => (r as HTMLTableRowElement).cells[0]!.innerText));
 
 describe('admin fleet', () => {
-  it('counts, filters and sorts every user\'s services by their node, retries a failed install, and reads another user\'s logs', async () => {
+  it("counts, filters and sorts every user's services by their node, retries a failed install, and reads another user's logs", async () => {
     const alice = await createTestUser(app.server, { email: `alice-${Date.now()}@nodeharbor.test`, credits: 100 });
     const bob = await createTestUser(app.server, { email: `bob-${Date.now()}@nodeharbor.test`, credits: 100 });
     const online = await live(alice, 'a-online');
@@ -92,7 +98,17 @@ describe('admin fleet', () => {
     // Each cell's text on one line: a badge and its reason, or two buttons, are blocks of their own.
     const cells = async (name: string) => (await row(name).getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     const created = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date());
-    expect(await cells('a-failed')).toEqual(['a-failed', alice.email, 'Town Star', 'Installation failed The engine refused the node', '', 'Never', '0', created, 'Retry Logs']);
+    expect(await cells('a-failed')).toEqual([
+      'a-failed',
+      alice.email,
+      'Town Star',
+      'Installation failed The engine refused the node',
+      '',
+      'Never',
+      '0',
+      created,
+      'Retry Logs',
+    ]);
     expect(await cells('b-offline')).toEqual([
       'b-offline',
       bob.email,
@@ -184,7 +200,7 @@ describe('admin fleet', () => {
     await fleet.getByText('Page 1 of 2').waitFor();
   });
 
-  it('shows its loading and failures, and is the server\'s to refuse a non-admin', async () => {
+  it("shows its loading and failures, and is the server's to refuse a non-admin", async () => {
     const admin = await createTestUser(app.server, { admin: true });
     const { page } = await app.newPage(DESKTOP);
     const release = await holdRequests(page, '**/rest/v1/rpc/admin_fleet');

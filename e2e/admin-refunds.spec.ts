@@ -39,7 +39,10 @@ describe('refunds in the admin area', () => {
     await dialog.getByRole('button', { name: 'Refund' }).click();
     await expectToast(page, 'Refund made', '$10.00 refunded. Credit note NH-CN-');
     await purchases.getByRole('cell', { name: '$10.00' }).waitFor();
-    const balance = page.getByRole('region', { name: customer.email }).locator('div', { has: page.locator('dt', { hasText: /^Balance$/ }) }).locator('dd');
+    const balance = page
+      .getByRole('region', { name: customer.email })
+      .locator('div', { has: page.locator('dt', { hasText: /^Balance$/ }) })
+      .locator('dd');
     await balance.getByText('$15.00').waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -69,7 +72,7 @@ describe('refunds in the admin area', () => {
     await context.close();
   }, 120_000);
 
-  it("flags an account a reversal left owing money, in the list and on its page", async () => {
+  it('flags an account a reversal left owing money, in the list and on its page', async () => {
     const admin = await createTestUser(app.server, { admin: true });
     const customer = await createTestUser(app.server);
     const purchaseId = await paidWithTestProvider(customer, 10);

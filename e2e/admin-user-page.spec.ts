@@ -48,10 +48,16 @@ async function openFromList(page: Page, admin: TestUser, customer: TestUser) {
   await page.getByRole('region', { name: customer.email }).waitFor();
 }
 
-const term = (page: Page, name: string) => page.getByRole('region', { name: /@/ }).locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+const term = (page: Page, name: string) =>
+  page
+    .getByRole('region', { name: /@/ })
+    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+    .locator('dd');
 /** What the admin's page recorded in the audit log about `target`, oldest first. */
 const audited = async (admin: TestUser, target: string) =>
-  (await sql<{ action: string }>(`select action from private.admin_audit_log where target_id = $1 and actor_id = $2 order by id`, [target, admin.id])).map((r) => r.action);
+  (await sql<{ action: string }>(`select action from private.admin_audit_log where target_id = $1 and actor_id = $2 order by id`, [target, admin.id])).map(
+    (r) => r.action,
+  );
 
 describe.each([
   ['1366 px', WIDE],
@@ -114,7 +120,10 @@ describe.each([
     // The reset link: the recovery mail, in the outbox once the worker has run the job.
     await page.getByRole('button', { name: 'Send password reset link' }).click();
     await expectToast(page, 'Reset link sent', `A password reset link is on its way to ${customer.email}.`);
-    const resetMails = () => sql<{ text_body: string }>(`select text_body from nodeharbor.outbox where to_address = $1 and subject = 'Reset your NodeHarbor password'`, [customer.email]);
+    const resetMails = () =>
+      sql<{ text_body: string }>(`select text_body from nodeharbor.outbox where to_address = $1 and subject = 'Reset your NodeHarbor password'`, [
+        customer.email,
+      ]);
     await expect.poll(async () => (await resetMails()).map((m) => /\/auth\/v1\/verify\?token=/.test(m.text_body)), { timeout: 20_000 }).toEqual([true]);
 
     // Suspended: signed out, refused at sign-in with the message; reactivated: in again.
@@ -142,9 +151,21 @@ describe.each([
 
     await expectNoSidewaysScroll(page, 'the user page');
     for (const table of ['Services table', 'Ledger table']) {
-      await expect(page.getByRole('group', { name: `${table}, scrolls sideways`, exact: true }).getByRole('table').count()).resolves.toBe(1);
+      await expect(
+        page
+          .getByRole('group', { name: `${table}, scrolls sideways`, exact: true })
+          .getByRole('table')
+          .count(),
+      ).resolves.toBe(1);
     }
-    expect(await audited(admin, customer.id)).toEqual(['credit.add', 'role.dev_access.grant', 'role.dev_access.revoke', 'user.password_reset_link', 'user.suspend', 'user.reactivate']);
+    expect(await audited(admin, customer.id)).toEqual([
+      'credit.add',
+      'role.dev_access.grant',
+      'role.dev_access.revoke',
+      'user.password_reset_link',
+      'user.suspend',
+      'user.reactivate',
+    ]);
     expect(await audited(admin, broken)).toEqual(['service.retry_install']);
     expect(errors).toEqual([]);
   }, 120_000);

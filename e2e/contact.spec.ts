@@ -88,7 +88,7 @@ it('says "Something went wrong. Please try again later." when the server cannot 
   await expectToast(page, 'Something went wrong. Please try again later.');
 });
 
-it('loads the form\'s code only when the visitor stirs, with Send enabled before it, and keeps what was typed before it arrived', async () => {
+it("loads the form's code only when the visitor stirs, with Send enabled before it, and keeps what was typed before it arrived", async () => {
   const { page } = await app.newPage();
   const scripts: string[] = [];
   page.on('request', (r) => {
@@ -135,7 +135,7 @@ it.each([
   expect(await stored()).toBe(before);
 });
 
-it('shows a field\'s message once the field is left, never because another field changed', async () => {
+it("shows a field's message once the field is left, never because another field changed", async () => {
   const { page } = await app.newPage(PHONE);
   await page.goto(`${app.url}/contact`);
   await stir(page);
@@ -157,7 +157,7 @@ it('shows a field\'s message once the field is left, never because another field
 it.each([
   ['1366 px', DESKTOP],
   ['390 px', PHONE],
-])('counts what was typed before the form\'s code arrived: it validates and sends what the fields show, at %s', async (_l, viewport) => {
+])("counts what was typed before the form's code arrived: it validates and sends what the fields show, at %s", async (_l, viewport) => {
   const { page } = await app.newPage(viewport);
   // The form's code is held back until all is typed and Send pressed.
   const release = await holdRequests(page, formCode);
@@ -187,7 +187,7 @@ it.each([
   expect(rows).toEqual([{ name: valid.name, email: valid.email, topic: valid.topic, message: valid.message }]);
 });
 
-it('checks a field left before the form\'s code arrived as soon as it arrives, and not the one still being typed in', async () => {
+it("checks a field left before the form's code arrived as soon as it arrives, and not the one still being typed in", async () => {
   const { page } = await app.newPage(PHONE);
   const release = await holdRequests(page, formCode);
   await page.goto(`${app.url}/contact`, { waitUntil: 'networkidle' });

@@ -77,7 +77,10 @@ describe('billing', () => {
   it('lists purchases with their statuses and providers, a TEST one marked, and says when the balance cannot load', async () => {
     const user = await createTestUser(app.server);
     for (const status of ['pending', 'completed', 'rejected', 'expired']) {
-      await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 10, $2, 'paypal')`, [user.id, status]);
+      await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 10, $2, 'paypal')`, [
+        user.id,
+        status,
+      ]);
     }
     await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 7, 'completed', 'test')`, [user.id]);
     const { page, context } = await app.newPage(DESKTOP);

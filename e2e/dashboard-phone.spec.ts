@@ -42,7 +42,10 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 async function expectScrollBox(page: Page, table: string) {
   const box = page.getByRole('group', { name: `${table}, scrolls sideways`, exact: true });
   await expect(box.getAttribute('tabindex'), table).resolves.toBe('0');
-  await expect(box.evaluate((el) => getComputedStyle(el).overflowX), table).resolves.toBe('auto');
+  await expect(
+    box.evaluate((el) => getComputedStyle(el).overflowX),
+    table,
+  ).resolves.toBe('auto');
   await expect(box.getByRole('table').count(), table).resolves.toBe(1);
 }
 
@@ -140,7 +143,9 @@ describe('the dashboard on a phone', () => {
     await createService(admin, 'master-1', LICENCE_KEY, MASTER_NODE);
     const gone = await createService(admin, 'gone-1', `${'B'.repeat(43)}=`, TOWN_STAR);
     // A purchase, so that the billing page has its purchases table.
-    await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 25, 'completed', 'paypal')`, [admin.id]);
+    await app.server.deps.db.query(`insert into public.credit_purchases (user_id, amount, status, provider) values ($1, 25, 'completed', 'paypal')`, [
+      admin.id,
+    ]);
     const { page, errors } = await app.newPage(PHONE);
     await signIn(page, app.url, admin.email, admin.password);
 
@@ -163,7 +168,10 @@ describe('the dashboard on a phone', () => {
 
     await page.goto(`${app.url}/dashboard/services/${kept}`);
     await page.getByRole('heading', { name: 'Event history' }).waitFor();
-    await page.getByRole('img', { name: /^\d{4}-\d{2}-\d{2}/ }).first().waitFor();
+    await page
+      .getByRole('img', { name: /^\d{4}-\d{2}-\d{2}/ })
+      .first()
+      .waitFor();
     await expectNoSidewaysScroll(page, 'the service page');
     await page.getByRole('button', { name: 'Logs of wide-town-node-1' }).click();
     const logs = page.getByRole('dialog', { name: 'Logs' });

@@ -41,7 +41,10 @@ async function openSecurity(page: Page) {
 
 /** The names of the user's TOTP factors as stored, verified or not. */
 async function storedFactorNames(user: TestUser): Promise<string[]> {
-  const { rows } = await app.server.deps.db.query<{ friendly_name: string }>('select friendly_name from auth.mfa_factors where user_id = $1 order by created_at', [user.id]);
+  const { rows } = await app.server.deps.db.query<{ friendly_name: string }>(
+    'select friendly_name from auth.mfa_factors where user_id = $1 order by created_at',
+    [user.id],
+  );
   return rows.map((r) => r.friendly_name);
 }
 
@@ -65,7 +68,10 @@ describe('polish that people notice', () => {
     it(`shows Delete service and Delete account, and their confirmations, in the destructive style at ${size}`, async () => {
       const user = await createTestUser(app.server, { credits: 20 });
       await user.client.rpc('create_service_securely', { p_name: 'town-1', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
-      await user.client.from('profiles').update({ darkmode_enabled: theme === 'dark' }).eq('id', user.id);
+      await user.client
+        .from('profiles')
+        .update({ darkmode_enabled: theme === 'dark' })
+        .eq('id', user.id);
       const { page, errors } = await app.newPage(viewport);
       await signIn(page, app.url, user.email, user.password);
       await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
@@ -74,17 +80,20 @@ describe('polish that people notice', () => {
       const card = page.getByRole('article', { name: 'town-1' });
       await card.getByText('Active', { exact: true }).waitFor({ timeout: 20_000 });
       const deleteService = card.getByRole('button', { name: 'Delete town-1' });
-      await expectDestructive(deleteService, 'the card\'s Delete');
+      await expectDestructive(deleteService, "the card's Delete");
       await deleteService.click();
       const serviceDialog = page.getByRole('dialog', { name: 'Delete town-1?' });
-      await expectDestructive(serviceDialog.getByRole('button', { name: 'Delete Service' }), 'the dialog\'s Delete Service');
+      await expectDestructive(serviceDialog.getByRole('button', { name: 'Delete Service' }), "the dialog's Delete Service");
       await serviceDialog.getByRole('button', { name: 'Cancel' }).click();
 
       await openSecurity(page);
       const deleteAccount = page.getByRole('region', { name: 'Danger Zone' }).getByRole('button', { name: 'Delete Account' });
       await expectDestructive(deleteAccount, 'Delete Account');
       await deleteAccount.click();
-      await expectDestructive(page.getByRole('dialog', { name: 'Delete your account?' }).getByRole('button', { name: 'Delete my account' }), 'Delete my account');
+      await expectDestructive(
+        page.getByRole('dialog', { name: 'Delete your account?' }).getByRole('button', { name: 'Delete my account' }),
+        'Delete my account',
+      );
       expect(errors).toEqual([]);
     });
   }
@@ -138,7 +147,7 @@ describe('polish that people notice', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
-  it('shows the Account page\'s read-only values in the text colour, labelled, and makes them editable with Edit (the e-mail never)', async () => {
+  it("shows the Account page's read-only values in the text colour, labelled, and makes them editable with Edit (the e-mail never)", async () => {
     const user = await createTestUser(app.server, { fullName: 'Emmy Noether' });
     const { page, errors } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);
@@ -177,7 +186,11 @@ describe('polish that people notice', () => {
       await openSection(page, 'Billing');
       const description = page.getByRole('list', { name: 'Recent transactions' }).getByText(text);
       await description.waitFor();
-      const shown = () => description.evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth, lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)) }));
+      const shown = () =>
+        description.evaluate((el) => ({
+          cut: el.scrollWidth > el.clientWidth,
+          lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)),
+        }));
       expect(await shown()).toEqual({ cut: true, lines: 1 });
 
       await description.hover();

@@ -49,7 +49,10 @@ describe('Settings → Security: sessions and recovery codes', () => {
     await expect(here.innerText()).resolves.toContain('127.0.0.1');
 
     // The other one is the API client createTestUser signed in with.
-    await devices.filter({ hasNotText: 'This device' }).getByRole('button', { name: /^Sign out/ }).click();
+    await devices
+      .filter({ hasNotText: 'This device' })
+      .getByRole('button', { name: /^Sign out/ })
+      .click();
     await expectToast(page, 'Device signed out');
     await expect.poll(() => devices.count()).toBe(1);
     expect((await user.client.auth.refreshSession()).error).not.toBeNull();

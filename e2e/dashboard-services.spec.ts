@@ -422,7 +422,12 @@ describe('services journey', () => {
       `insert into public.products (id, name, price, is_active, renew_interval, base_product_code) values ($1, 'Once', 1, true, null, 'ONCE') on conflict (id) do nothing`,
       [once],
     );
-    for (const [name, product] of [['town-y', TOWN_STAR], ['once-1', once], ['once-2', once], ['lapsed', TOWN_STAR]] as const) {
+    for (const [name, product] of [
+      ['town-y', TOWN_STAR],
+      ['once-1', once],
+      ['once-2', once],
+      ['lapsed', TOWN_STAR],
+    ] as const) {
       const { error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: product });
       if (error) throw error;
       await workerFinishes('complete_service_installation', name);

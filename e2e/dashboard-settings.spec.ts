@@ -142,8 +142,9 @@ describe('settings, account and session', () => {
     await expectToast(page, 'Profile updated');
     await expect.poll(() => page.getByRole('button', { name: 'User menu' }).innerText()).toBe('AC');
 
-    await context.route((u) => u.pathname === '/rest/v1/profiles', (r) =>
-      r.request().method() === 'PATCH' ? serverError(r) : r.continue(),
+    await context.route(
+      (u) => u.pathname === '/rest/v1/profiles',
+      (r) => (r.request().method() === 'PATCH' ? serverError(r) : r.continue()),
     );
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Company').fill('Other');
@@ -266,4 +267,3 @@ describe('settings, account and session', () => {
     expect((await user.client.auth.getUser()).data.user?.email).toBe(user.email);
   });
 });
-

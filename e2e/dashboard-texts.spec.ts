@@ -113,7 +113,7 @@ describe('Next Payment', () => {
 });
 
 describe('extending onto another plan', () => {
-  it.each(VIEWPORTS)('says that renewals then follow the new plan\'s price and period at %s', async (_label, viewport) => {
+  it.each(VIEWPORTS)("says that renewals then follow the new plan's price and period at %s", async (_label, viewport) => {
     const user = await createTestUser(app.server, { credits: 40 });
     await activeService(user, 'to-quarter', '2027-01-15T12:00:00Z');
     const { page, errors } = await app.newPage(viewport);

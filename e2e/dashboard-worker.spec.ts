@@ -16,7 +16,12 @@ it('shows a service installing, then active, then deleting and gone, as the work
   const { page } = await app.newPage();
   await signIn(page, app.url, user.email, user.password);
   await openSection(page, 'Services');
-  const { error } = await user.client.rpc('create_service_securely', { p_name: 'by-worker', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { error } = await user.client.rpc('create_service_securely', {
+    p_name: 'by-worker',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   expect(error).toBeNull();
   await page.reload();
   await expectText(page, 'Installing');

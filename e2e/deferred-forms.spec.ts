@@ -48,7 +48,7 @@ it.each([
 it.each([
   ['1366 px', DESKTOP],
   ['390 px', PHONE],
-])('signs in with what was typed on /login before the form\'s code arrived, and Sign In pressed then, at %s', async (_l, viewport) => {
+])("signs in with what was typed on /login before the form's code arrived, and Sign In pressed then, at %s", async (_l, viewport) => {
   const user = await createTestUser(app.server);
   const { page, errors } = await app.newPage(viewport);
   // The form's code is held back until both fields are typed and Sign In pressed.

@@ -29,7 +29,12 @@ async function expectMessage(field: Locator, message: string | null) {
   await expect.poll(() => messagesOf(field)).toEqual(message === null ? [] : [message]);
   if (message === null) return expect(field.getAttribute('aria-invalid')).resolves.toBeNull();
   const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
-  await expect(field.page().locator(`[id="${describedBy.split(' ')[0]}"]`).innerText()).resolves.toBe(message);
+  await expect(
+    field
+      .page()
+      .locator(`[id="${describedBy.split(' ')[0]}"]`)
+      .innerText(),
+  ).resolves.toBe(message);
 }
 
 /** Nothing in `scope` reads as an error: no message line, no invalid control. */
@@ -141,7 +146,12 @@ describe.each([
 
   it('the Master Node key change and a rename: quiet until left, then one "License key" message', async () => {
     const user = await createTestUser(app.server, { credits: 10 });
-    const { data, error } = await user.client.rpc('create_service_securely', { p_name: 'mn-forms', p_description: null, p_api_key: LICENCE_KEY, p_product_id: MASTER_NODE });
+    const { data, error } = await user.client.rpc('create_service_securely', {
+      p_name: 'mn-forms',
+      p_description: null,
+      p_api_key: LICENCE_KEY,
+      p_product_id: MASTER_NODE,
+    });
     if (error) throw error;
     const id = (data as { id: string }).id;
     await installNode(await createJobDeps(app.server.deps), id);

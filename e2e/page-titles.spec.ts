@@ -15,7 +15,12 @@ afterAll(() => app?.stop());
 describe('page titles', () => {
   it('names every dashboard route, a service by its name, and the admin page', async () => {
     const user = await createTestUser(app.server, { admin: true, credits: 10 });
-    const { data, error } = await user.client.rpc('create_service_securely', { p_name: 'node-1', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    const { data, error } = await user.client.rpc('create_service_securely', {
+      p_name: 'node-1',
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
+    });
     if (error) throw error;
     const { page, errors } = await app.newPage(DESKTOP);
     await signIn(page, app.url, user.email, user.password);

@@ -38,7 +38,14 @@ const pages: { path: string; h1: string; texts?: string[]; links?: [name: string
   { path: '/terms', h1: 'Terms of Service', texts: ['99%', 'one month'] },
   { path: '/privacy', h1: 'Privacy Policy', texts: ['International transfers'] },
   { path: '/cookies', h1: 'Cookie Policy', texts: ['Essential cookies', 'Analytics cookies'] },
-  { path: '/login', h1: 'Sign in', links: [[/forgot/i, '/reset-password'], [/register|create/i, '/register']] },
+  {
+    path: '/login',
+    h1: 'Sign in',
+    links: [
+      [/forgot/i, '/reset-password'],
+      [/register|create/i, '/register'],
+    ],
+  },
   { path: '/reset-password', h1: 'Reset your password' },
   {
     path: '/gala-hosting/host-node',
@@ -71,7 +78,12 @@ describe.each([
     }
     // The footer of spec §2 on every page.
     const footer = page.getByRole('contentinfo');
-    for (const [name, href] of [['Terms of Service', '/terms'], ['Privacy Policy', '/privacy'], ['Cookie Policy', '/cookies'], ['System Status', STATUS_URL]]) {
+    for (const [name, href] of [
+      ['Terms of Service', '/terms'],
+      ['Privacy Policy', '/privacy'],
+      ['Cookie Policy', '/cookies'],
+      ['System Status', STATUS_URL],
+    ]) {
       await expect(footer.getByRole('link', { name }).getAttribute('href')).resolves.toBe(href);
     }
     expect(await footer.getByRole('link', { name: 'Gala Games' }).getAttribute('target')).toBe('_blank');
@@ -166,7 +178,18 @@ it("the dark theme is set before any of the app's code runs, by the one inline s
 });
 
 describe('what a crawler receives, before any script runs', () => {
-  const seoPaths = ['/', '/about', '/contact', '/terms', '/privacy', '/cookies', '/login', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node'];
+  const seoPaths = [
+    '/',
+    '/about',
+    '/contact',
+    '/terms',
+    '/privacy',
+    '/cookies',
+    '/login',
+    '/gala-hosting/host-node',
+    '/gala-hosting/api-key',
+    '/playa3ull-hosting/host-node',
+  ];
 
   it.each(seoPaths)('%s has its title, description, canonical, social tags, JSON-LD and content', async (path) => {
     const res = await fetch(`${app.url}${path}`);
@@ -185,8 +208,7 @@ describe('what a crawler receives, before any script runs', () => {
   });
 
   it('assigns the structured data of spec §2 to its pages', async () => {
-    const types = async (path: string) =>
-      [...(await (await fetch(`${app.url}${path}`)).text()).matchAll(/"@type":"(\w+)"/g)].map((m) => m[1]);
+    const types = async (path: string) => [...(await (await fetch(`${app.url}${path}`)).text()).matchAll(/"@type":"(\w+)"/g)].map((m) => m[1]);
     expect(await types('/')).toEqual(expect.arrayContaining(['Organization', 'WebSite', 'FAQPage']));
     expect(await types('/about')).toEqual(expect.arrayContaining(['Organization', 'BreadcrumbList']));
     expect(await types('/gala-hosting/host-node')).toEqual(expect.arrayContaining(['Service', 'BreadcrumbList']));
@@ -220,7 +242,9 @@ describe('accessibility (axe)', () => {
     const { page } = await visit(path);
     await page.waitForLoadState('networkidle');
     const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const bad = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(bad).toEqual([]);
     await page.close();
   });

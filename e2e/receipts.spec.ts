@@ -85,8 +85,14 @@ describe('Billing › Purchase History documents', () => {
     await signIn(page, app.url, user.email, user.password);
     await openSection(page, 'Billing');
     await context.route('**/functions/v1/billing-document', serverError);
-    await purchases(page).getByRole('button', { name: `Download receipt ${receipt}` }).click();
+    await purchases(page)
+      .getByRole('button', { name: `Download receipt ${receipt}` })
+      .click();
     await expectToast(page, 'Could not download the document', 'Please try again.');
-    await expect(purchases(page).getByRole('button', { name: `Download receipt ${receipt}` }).isEnabled()).resolves.toBe(true);
+    await expect(
+      purchases(page)
+        .getByRole('button', { name: `Download receipt ${receipt}` })
+        .isEnabled(),
+    ).resolves.toBe(true);
   });
 });

@@ -75,14 +75,20 @@ describe('service page: Change key and Rename', () => {
     await expect(events.innerText()).resolves.not.toContain('WXYZ');
 
     await page.getByRole('button', { name: 'Change key' }).click();
-    await page.getByRole('dialog', { name: 'Change key' }).getByText(`Current key: ${'•'.repeat(8)}WXYZ`).waitFor();
+    await page
+      .getByRole('dialog', { name: 'Change key' })
+      .getByText(`Current key: ${'•'.repeat(8)}WXYZ`)
+      .waitFor();
     await page.keyboard.press('Escape');
     await page.goto(`${app.url}/dashboard/services`);
-    await page.getByRole('article', { name: 'mn-key' }).getByText(`${'•'.repeat(8)}WXYZ`).waitFor();
+    await page
+      .getByRole('article', { name: 'mn-key' })
+      .getByText(`${'•'.repeat(8)}WXYZ`)
+      .waitFor();
     expect(errors.filter((e) => !e.includes('manage_service_operation') && !e.includes('Failed to load resource'))).toEqual([]);
   });
 
-  it("checks a Town Star key with the default rule", async () => {
+  it('checks a Town Star key with the default rule', async () => {
     const user = await createTestUser(app.server, { credits: 20 });
     const id = await liveService(user, 'ts-key', GALA_KEY, TOWN_STAR);
     const { page } = await app.newPage(DESKTOP);

@@ -59,14 +59,16 @@ describe('service page: the card and its history', () => {
     await header.getByText(/^Town Star · Created .+ · Paid until /).waitFor();
     await expect.poll(() => page.title()).toBe('town-p | NodeHarbor');
 
-    await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
-      'Stopped',
-      expect.stringMatching(/^Suspended: the balance was too low to renew; terminates on .+$/),
-      expect.stringMatching(/^Renewed for 1 month until .+, \$10\.00 charged$/),
-      'Node online',
-      'Node installed',
-      'Installation started',
-    ]);
+    await expect
+      .poll(async () => texts(await history(page).allInnerTexts()))
+      .toEqual([
+        'Stopped',
+        expect.stringMatching(/^Suspended: the balance was too low to renew; terminates on .+$/),
+        expect.stringMatching(/^Renewed for 1 month until .+, \$10\.00 charged$/),
+        'Node online',
+        'Node installed',
+        'Installation started',
+      ]);
 
     // The key as on the card: masked but its last 4 characters, shown on request, copied.
     await expect(header.getByText(`${'•'.repeat(8)}AAA=`).count()).resolves.toBe(1);
@@ -115,10 +117,9 @@ describe('service page: the card and its history', () => {
     const header = page.getByRole('region', { name: 'broken-p' });
     await header.getByText('Installation failed', { exact: true }).waitFor();
     await header.getByText('Reason: No such image: nodeharbor/townstar-node:1').waitFor();
-    await expect.poll(async () => texts(await history(page).allInnerTexts())).toEqual([
-      'Installation failed: No such image: nodeharbor/townstar-node:1',
-      'Installation started',
-    ]);
+    await expect
+      .poll(async () => texts(await history(page).allInnerTexts()))
+      .toEqual(['Installation failed: No such image: nodeharbor/townstar-node:1', 'Installation started']);
     // The actions fit the phone's width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await header.getByRole('button', { name: 'Retry broken-p' }).click();

@@ -46,7 +46,9 @@ async function seedUptime(serviceId: string, daysAgo: number, secondsOnline: num
 /** Serious and critical accessibility violations, toasts included. */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The height of a day's bar, in percent of a day, found by its accessible name. */
@@ -86,7 +88,9 @@ describe('service page', () => {
     await page.waitForURL(`${app.url}/dashboard/services/${id}`);
     // The section keeps its title and its sidebar item.
     await page.getByRole('heading', { level: 1, name: 'Services' }).waitFor();
-    await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Services' }).getAttribute('aria-current')).resolves.toBe('page');
+    await expect(page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Services' }).getAttribute('aria-current')).resolves.toBe(
+      'page',
+    );
     const header = page.getByRole('region', { name: 'mn-1' });
     await header.getByText('Active', { exact: true }).waitFor();
     await header.getByText('Online', { exact: true }).waitFor();
@@ -116,11 +120,9 @@ describe('service page', () => {
 
     // The timeline so far, newest first.
     const events = page.getByRole('region', { name: 'Event history' });
-    await expect.poll(() => events.getByRole('listitem').allInnerTexts()).toEqual([
-      expect.stringMatching(/Node online$/),
-      expect.stringMatching(/Node installed$/),
-      expect.stringMatching(/Installation started$/),
-    ]);
+    await expect
+      .poll(() => events.getByRole('listitem').allInnerTexts())
+      .toEqual([expect.stringMatching(/Node online$/), expect.stringMatching(/Node installed$/), expect.stringMatching(/Installation started$/)]);
     await expect(page.getByRole('group', { name: 'Restarts' }).innerText()).resolves.toMatch(/Restarts in the last 24 hours: 0$/);
     expect(await violations(page)).toEqual([]);
 

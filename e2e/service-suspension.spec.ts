@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-it('shows a suspended service with the day it is terminated, in the owner\'s language and time zone, and the guide says what it means', async () => {
+it("shows a suspended service with the day it is terminated, in the owner's language and time zone, and the guide says what it means", async () => {
   const user = await createTestUser(app.server, { credits: 10 });
   await app.server.deps.db.query(`update public.profiles set language = 'de', time_zone = 'Asia/Tokyo' where id = $1`, [user.id]);
   const id = await createService(user, 'lapsed-s');
@@ -54,9 +54,8 @@ it('shows a suspended service with the day it is terminated, in the owner\'s lan
   const header = page.getByRole('region', { name: 'lapsed-s' });
   await header.getByText(`Suspended · terminates on ${day}`, { exact: true }).waitFor();
   const history = page.getByRole('region', { name: 'Event history' }).getByRole('listitem');
-  await expect.poll(async () => (await history.allInnerTexts()).slice(0, 2).map((l) => l.replace(/^.*\d{1,2}:\d{2}\s?(AM|PM)?\s*/, ''))).toEqual([
-    'Stopped',
-    `Suspended: the balance was too low to renew; terminates on ${day}`,
-  ]);
+  await expect
+    .poll(async () => (await history.allInnerTexts()).slice(0, 2).map((l) => l.replace(/^.*\d{1,2}:\d{2}\s?(AM|PM)?\s*/, '')))
+    .toEqual(['Stopped', `Suspended: the balance was too low to renew; terminates on ${day}`]);
   expect(errors).toEqual([]);
 });

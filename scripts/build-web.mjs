@@ -56,10 +56,7 @@ write(
     .map((r) => `  <url><loc>${siteUrl}${r.path === '/' ? '/' : r.path}</loc><priority>${r.path === '/' ? '1.0' : '0.7'}</priority></url>`)
     .join('\n')}\n</urlset>\n`,
 );
-write(
-  'robots.txt',
-  `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /admin\nDisallow: /reset-password-confirm\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
-);
+write('robots.txt', `User-agent: *\nAllow: /\nDisallow: /dashboard\nDisallow: /admin\nDisallow: /reset-password-confirm\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
 
 rmSync(ssrOut, { recursive: true, force: true });
 

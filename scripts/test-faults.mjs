@@ -8,7 +8,11 @@ import { postgresAnswers } from './postgres-answers.mjs';
 const root = join(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const run = (env) =>
-  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.faults.config.ts', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
+  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.faults.config.ts', ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  }).status;
 
 console.log('\n--- fault tests on PGlite ---');
 let failed = run({ TEST_DB: 'pglite' }) !== 0;

@@ -39,7 +39,7 @@ if (pkg.scripts['test:e2e']) {
     if (process.getuid?.() === 0) {
       step('install Chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
     } else {
-      console.error('\nThe browser tests need Debian\'s Chromium: run `sudo apt-get install -y chromium`.');
+      console.error("\nThe browser tests need Debian's Chromium: run `sudo apt-get install -y chromium`.");
       failures.push('browser tests (no Chromium)');
     }
   }
@@ -58,7 +58,10 @@ async function dockerReady() {
   // The tests' node image is a busybox-static root file system (test/docker/node-image.ts).
   if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
   if (missing.length && process.getuid?.() === 0) {
-    step(`install ${missing.join(' and ')}`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
+    step(`install ${missing.join(' and ')}`, 'sh', [
+      '-c',
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`,
+    ]);
   } else if (missing.length) {
     console.error(`\nThe Docker tests need ${missing.join(' and ')}: run \`sudo apt-get install -y ${missing.join(' ')}\`.`);
     return false;

@@ -24,26 +24,34 @@ function open(dir: string): string[] {
   return found;
 }
 
-it('creates DATA_DIR, its secrets and its database for the server alone', async () => {
-  const dir = join(root, 'new');
-  resolveSecrets({ dataDir: dir, jwtSecret: undefined, encryptionKey: undefined, databaseUrl: undefined });
-  const db = await openPglite(dir);
-  await db.query('create table t (x int)');
-  await db.close();
-  expect(statSync(dir).mode & 0o777).toBe(0o700);
-  expect(open(dir)).toEqual([]);
-}, FIRST_START_MS);
+it(
+  'creates DATA_DIR, its secrets and its database for the server alone',
+  async () => {
+    const dir = join(root, 'new');
+    resolveSecrets({ dataDir: dir, jwtSecret: undefined, encryptionKey: undefined, databaseUrl: undefined });
+    const db = await openPglite(dir);
+    await db.query('create table t (x int)');
+    await db.close();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(open(dir)).toEqual([]);
+  },
+  FIRST_START_MS,
+);
 
-it('mends a folder an older version left open, on the next start', async () => {
-  const dir = join(root, 'old');
-  const first = await openPglite(dir);
-  await first.close();
-  chmodSync(dir, 0o777);
-  mkdirSync(join(dir, 'stray'), { mode: 0o777 });
-  writeFileSync(join(dir, 'stray', 'file'), 'x', { mode: 0o666 });
-  chmodSync(join(dir, 'stray', 'file'), 0o666);
-  expect(open(dir).length).toBeGreaterThan(2);
-  const again = await openPglite(dir);
-  await again.close();
-  expect(open(dir)).toEqual([]);
-}, FIRST_START_MS);
+it(
+  'mends a folder an older version left open, on the next start',
+  async () => {
+    const dir = join(root, 'old');
+    const first = await openPglite(dir);
+    await first.close();
+    chmodSync(dir, 0o777);
+    mkdirSync(join(dir, 'stray'), { mode: 0o777 });
+    writeFileSync(join(dir, 'stray', 'file'), 'x', { mode: 0o666 });
+    chmodSync(join(dir, 'stray', 'file'), 0o666);
+    expect(open(dir).length).toBeGreaterThan(2);
+    const again = await openPglite(dir);
+    await again.close();
+    expect(open(dir)).toEqual([]);
+  },
+  FIRST_START_MS,
+);

@@ -84,19 +84,27 @@ describe('starting with nodes it cannot run', () => {
   }
   const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1);
 
-  it('stops with one line saying what to run when no Docker Engine answers, or it is not a Swarm manager, before it prints the admin password', async () => {
-    const none = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${join(dir, 'nothing.sock')}` });
-    expect(none.status).toBe(1);
-    expect(lastLine(none.stderr)).toMatch(/^NodeHarbor failed to start: PROVISIONER=docker: no Docker Engine answers at unix:\/\/.*nothing\.sock/);
-    expect(none.stdout).not.toContain('password');
-    const notManager = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${socket}` });
-    expect(notManager.status).toBe(1);
-    expect(lastLine(notManager.stderr)).toContain('is not a Swarm manager: run `docker swarm init`');
-  }, START_TIMEOUT_MS * 2);
+  it(
+    'stops with one line saying what to run when no Docker Engine answers, or it is not a Swarm manager, before it prints the admin password',
+    async () => {
+      const none = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${join(dir, 'nothing.sock')}` });
+      expect(none.status).toBe(1);
+      expect(lastLine(none.stderr)).toMatch(/^NodeHarbor failed to start: PROVISIONER=docker: no Docker Engine answers at unix:\/\/.*nothing\.sock/);
+      expect(none.stdout).not.toContain('password');
+      const notManager = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${socket}` });
+      expect(notManager.status).toBe(1);
+      expect(lastLine(notManager.stderr)).toContain('is not a Swarm manager: run `docker swarm init`');
+    },
+    START_TIMEOUT_MS * 2,
+  );
 
-  it('stops when NODE_IMAGES names a product that does not exist', async () => {
-    const r = await start({ NODE_IMAGES: '{"TOWNSTARX":"registry.example.com/x:1"}' });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('NODE_IMAGES names TOWNSTARX, which no product has as its base_product_code (known: MASTERNODE, TOWNSTAR)');
-  }, START_TIMEOUT_MS);
+  it(
+    'stops when NODE_IMAGES names a product that does not exist',
+    async () => {
+      const r = await start({ NODE_IMAGES: '{"TOWNSTARX":"registry.example.com/x:1"}' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('NODE_IMAGES names TOWNSTARX, which no product has as its base_product_code (known: MASTERNODE, TOWNSTAR)');
+    },
+    START_TIMEOUT_MS,
+  );
 });

@@ -23,7 +23,14 @@ export type Timing = { seconds: number; warmup: number };
 
 /** A case's load on the live server: `scenario` for `t`, on `connections` unless `pace` says otherwise. */
 export function loadOn(live: Live, t: Timing, pace: Pace, connections: number, scenario: Scenario): Promise<LoadResult> {
-  return runLoad({ url: live.server.url, connections: pace.connections ?? connections, rate: pace.rate, seconds: t.seconds, warmupSeconds: t.warmup, scenario });
+  return runLoad({
+    url: live.server.url,
+    connections: pace.connections ?? connections,
+    rate: pace.rate,
+    seconds: t.seconds,
+    warmupSeconds: t.warmup,
+    scenario,
+  });
 }
 
 /** The headers a browser's supabase-js sends on a REST call, with `token` as the bearer. */
@@ -35,5 +42,13 @@ export function apiHeaders(live: Live, token: string): Record<string, string> {
 export async function signInActors(server: RunningServer, target: Target): Promise<Live> {
   const apikey = await anonKey(server.url);
   const [reader, admin, ...rest] = await signInAll(server.url, apikey, [actors.reader, actors.admin, ...actors.creators, ...actors.refreshers]);
-  return { target, server, apikey, reader: reader!, admin: admin!, creators: rest.slice(0, actors.creators.length), refreshers: rest.slice(actors.creators.length) };
+  return {
+    target,
+    server,
+    apikey,
+    reader: reader!,
+    admin: admin!,
+    creators: rest.slice(0, actors.creators.length),
+    refreshers: rest.slice(actors.creators.length),
+  };
 }

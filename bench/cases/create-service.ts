@@ -45,7 +45,10 @@ export async function ceilingCreateService(target: Target, db: Database, live: L
   const call = await rpcCall(db, 'create_service_securely', { ...ARGS, p_name: 'x' });
   if (target.kind === 'pglite') {
     return runInProcess(t.seconds, (i) =>
-      queryWithClaims(db, contexts[Math.abs(i) % contexts.length]!, { sql: call.sql, params: [JSON.stringify({ ...ARGS, p_name: `c${(i + 1000).toString(36)}` })] }),
+      queryWithClaims(db, contexts[Math.abs(i) % contexts.length]!, {
+        sql: call.sql,
+        params: [JSON.stringify({ ...ARGS, p_name: `c${(i + 1000).toString(36)}` })],
+      }),
     );
   }
   // pgbench client i is user i mod 16, its claims read from a table; names come from a sequence.
@@ -65,6 +68,9 @@ export async function ceilingCreateService(target: Target, db: Database, live: L
     5: '(select headers from bench.actors where n = :u)',
   });
   const args = `json_build_object('p_name', 'q' || 100000 + nextval('bench.names'), 'p_description', null, 'p_api_key', ${literal(GALA_KEY)}, 'p_product_id', ${literal(TOWN_STAR)})::text`;
-  const script = pgbenchTransaction([inline(encryptionKeysStatement(target.keys())), setClaims, inline(call, { 1: args })], [`\\set u :client_id % ${contexts.length}`]);
+  const script = pgbenchTransaction(
+    [inline(encryptionKeysStatement(target.keys())), setClaims, inline(call, { 1: args })],
+    [`\\set u :client_id % ${contexts.length}`],
+  );
   return runPgbench(target.url!, script, CONNECTIONS, t.seconds, t.warmup);
 }

@@ -99,7 +99,8 @@ export async function measureMonitor(target: Target, db: Database, nodes: number
       publicUrl: 'http://127.0.0.1',
     };
     await sweepNodes(deps);
-    const ids = (await db.query<{ id: string }>(`select id from private.services where name like 'mon-%' order by id limit $1`, [sweeps * CRASHES_PER_SWEEP])).rows;
+    const ids = (await db.query<{ id: string }>(`select id from private.services where name like 'mon-%' order by id limit $1`, [sweeps * CRASHES_PER_SWEEP]))
+      .rows;
     const statements: number[] = [];
     const dbMs: number[] = [];
     const sweepMs: number[] = [];

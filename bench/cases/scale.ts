@@ -43,7 +43,14 @@ export type DbTimes = { read: LoadResult; admin: LoadResult };
 export async function measureDbTimes(db: Database, live: Live, seconds: number): Promise<DbTimes> {
   const read = await servicesRead(db);
   const list = await rpcCall(db, 'get_user_stats', LIST_ARGS);
-  const admin = { role: 'authenticated' as const, claims: jwtClaims(live.admin.access_token), method: 'POST', path: '/rpc/get_user_stats', readOnly: true, statementTimeout: '8s' };
+  const admin = {
+    role: 'authenticated' as const,
+    claims: jwtClaims(live.admin.access_token),
+    method: 'POST',
+    path: '/rpc/get_user_stats',
+    readOnly: true,
+    statementTimeout: '8s',
+  };
   return {
     read: await runInProcess(seconds, () => queryWithClaims(db, readerContext(live), read)),
     admin: await runInProcess(seconds, () => queryWithClaims(db, admin, list)),

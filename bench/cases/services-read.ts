@@ -14,7 +14,12 @@ import { apiHeaders, loadOn, type Live, type Pace, type Timing } from './context
 export const CONNECTIONS = 32;
 
 export function loadServicesRead(live: Live, t: Timing, pace: Pace = {}): Promise<LoadResult> {
-  return loadOn(live, t, pace, CONNECTIONS, { kind: 'fixed', method: 'GET', path: `/rest/v1/services${SERVICES_QUERY}`, headers: apiHeaders(live, live.reader.access_token) });
+  return loadOn(live, t, pace, CONNECTIONS, {
+    kind: 'fixed',
+    method: 'GET',
+    path: `/rest/v1/services${SERVICES_QUERY}`,
+    headers: apiHeaders(live, live.reader.access_token),
+  });
 }
 
 /** What the server puts in the transaction for the reader's request (src/server/rest/execute.ts). */
@@ -44,7 +49,11 @@ export async function ceilingServicesRead(target: Target, db: Database, live: Li
 }
 
 async function readerTransaction(db: Database, live: Live): Promise<string> {
-  return pgbenchTransaction([inline(encryptionKeysStatement(live.target.keys())), inline(claimsStatement(readerContext(live))), inline(await servicesRead(db))]);
+  return pgbenchTransaction([
+    inline(encryptionKeysStatement(live.target.keys())),
+    inline(claimsStatement(readerContext(live))),
+    inline(await servicesRead(db)),
+  ]);
 }
 
 /**

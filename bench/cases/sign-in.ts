@@ -37,5 +37,12 @@ export async function ceilingSignIn(t: Timing): Promise<LoadResult> {
   await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(start + t.seconds * 1000, true)));
   const elapsed = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, statusCodes: {} };
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    statusCodes: {},
+  };
 }

@@ -25,7 +25,23 @@ export async function runPgbench(url: string, script: string, clients: number, s
     writeFileSync(join(dir, 'script.sql'), script);
     const u = new URL(url);
     const vars = Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
-    const args = ['-n', '-M', opts.mode ?? 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', join(dir, 'script.sql'), '-l', '--log-prefix', join(dir, 'log'), ...vars];
+    const args = [
+      '-n',
+      '-M',
+      opts.mode ?? 'prepared',
+      '-c',
+      String(clients),
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      '-f',
+      join(dir, 'script.sql'),
+      '-l',
+      '--log-prefix',
+      join(dir, 'log'),
+      ...vars,
+    ];
     const conn = ['-h', decodeURIComponent(u.hostname), '-p', u.port || '5432', '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1)];
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(PGBENCH, [...args, ...conn], { stdio: ['ignore', 'pipe', 'pipe'] });

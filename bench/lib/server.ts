@@ -36,7 +36,17 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', RUN_WORKER: 'false', RATE_LIMITS_ENABLED: 'false', DATABASE_CLIENT_SLOTS: '20', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      RUN_WORKER: 'false',
+      RATE_LIMITS_ENABLED: 'false',
+      DATABASE_CLIENT_SLOTS: '20',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -45,7 +55,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     if (performance.now() - started > 300_000) throw new Error(`the server did not become healthy:\n${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -6,7 +6,10 @@ export async function expectText(page: Page, text: string | RegExp, timeout = 10
   try {
     await page.getByText(text).first().waitFor({ state: 'visible', timeout });
   } catch (e) {
-    const body = await page.locator('body').innerText().catch(() => '');
+    const body = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '');
     throw new Error(`"${String(text)}" never showed. Page text:\n${body.slice(0, 3000)}`, { cause: e });
   }
 }

@@ -45,4 +45,3 @@ async function prepare(db: Database, encryptionKeys: EncryptionKeys): Promise<vo
   await seed(db);
   await checkEncryptionKey(db, encryptionKeys);
 }
-

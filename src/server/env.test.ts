@@ -23,17 +23,25 @@ describe('loadConfig: PayPal', () => {
 
   it('picks the host from the mode, or PAYPAL_API_URL', () => {
     expect(loadConfig(paypal).paypal).toEqual({
-      clientId: 'id', clientSecret: 'secret-value', mode: 'live', webhookId: 'WH-1', apiUrl: 'https://api-m.paypal.com', timeoutMs: 15_000,
+      clientId: 'id',
+      clientSecret: 'secret-value',
+      mode: 'live',
+      webhookId: 'WH-1',
+      apiUrl: 'https://api-m.paypal.com',
+      timeoutMs: 15_000,
     });
     expect(loadConfig({ ...paypal, PAYPAL_MODE: 'Sandbox' }).paypal?.apiUrl).toBe('https://api-m.sandbox.paypal.com');
     expect(loadConfig({ ...paypal, PAYPAL_API_URL: 'http://127.0.0.1:9/', PAYPAL_TIMEOUT_MS: '500' }).paypal).toMatchObject({
-      apiUrl: 'http://127.0.0.1:9', timeoutMs: 500,
+      apiUrl: 'http://127.0.0.1:9',
+      timeoutMs: 500,
     });
   });
 
   it('is all or nothing, with a clear line, and never prints the secret', () => {
     const p = problems({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret-value' });
-    expect(p).toEqual(['PayPal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID together; missing: PAYPAL_MODE, PAYPAL_WEBHOOK_ID']);
+    expect(p).toEqual([
+      'PayPal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID together; missing: PAYPAL_MODE, PAYPAL_WEBHOOK_ID',
+    ]);
     expect(problems({ ...paypal, PAYPAL_MODE: 'prod' })).toEqual(['PAYPAL_MODE must be sandbox or live, got "prod"']);
     expect(problems({ PAYPAL_API_URL: 'http://127.0.0.1:9' })).toHaveLength(1);
     expect(problems({ ...paypal, PAYPAL_MODE: 'prod' }).join()).not.toContain('secret-value');
@@ -95,9 +103,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '127.0.0.1', PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
     expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8080');
     expect(loadConfig({ HOST: '::', PORT: '80' }).publicUrl).toBe('http://localhost:80');
-    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).publicUrl).toBe(
-      'https://nodeharbor.example',
-    );
+    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).publicUrl).toBe('https://nodeharbor.example');
   });
 
   it('configures the worker and the simulated provisioner, 0 seconds allowed for tests', () => {
@@ -135,7 +141,10 @@ describe('loadConfig', () => {
 
   it('reads the metrics token and the shutdown grace, and refuses a short token or no grace', () => {
     expect(loadConfig({})).toMatchObject({ metricsToken: undefined, shutdownGraceSeconds: 30 });
-    expect(loadConfig({ METRICS_TOKEN: 'a-token-of-16-ch', SHUTDOWN_GRACE_SECONDS: '5' })).toMatchObject({ metricsToken: 'a-token-of-16-ch', shutdownGraceSeconds: 5 });
+    expect(loadConfig({ METRICS_TOKEN: 'a-token-of-16-ch', SHUTDOWN_GRACE_SECONDS: '5' })).toMatchObject({
+      metricsToken: 'a-token-of-16-ch',
+      shutdownGraceSeconds: 5,
+    });
     expect(problems({ METRICS_TOKEN: 'short', SHUTDOWN_GRACE_SECONDS: '0' })).toEqual([
       'METRICS_TOKEN must be at least 16 characters long',
       'SHUTDOWN_GRACE_SECONDS must be a whole number from 1 to 3600, got "0"',
@@ -160,9 +169,7 @@ describe('loadConfig', () => {
   });
 
   it('reports every bad variable at once, each on its own line', () => {
-    expect(
-      problems({ PORT: 'eighty', REGISTRATION_ENABLED: 'maybe', PUBLIC_URL: 'nodeharbor', SMTP_URL: 'http://x', JWT_SECRET: 'short' }),
-    ).toEqual([
+    expect(problems({ PORT: 'eighty', REGISTRATION_ENABLED: 'maybe', PUBLIC_URL: 'nodeharbor', SMTP_URL: 'http://x', JWT_SECRET: 'short' })).toEqual([
       'PORT must be a whole number from 0 to 65535, got "eighty"',
       'PUBLIC_URL must be a http: or https: URL, got "nodeharbor"',
       'JWT_SECRET must be at least 32 characters long',
@@ -318,7 +325,9 @@ describe('loadConfig: secrets from files (NAME_FILE)', () => {
 
   it('refuses a missing or empty file, and a secret given both ways, each on its own line', () => {
     const missing = join(dir, 'missing');
-    expect(problems({ JWT_SECRET_FILE: missing, ENCRYPTION_KEY_FILE: file('empty', '\n'), ENCRYPTION_KEY_PREVIOUS: 'x', ENCRYPTION_KEY_PREVIOUS_FILE: missing })).toEqual([
+    expect(
+      problems({ JWT_SECRET_FILE: missing, ENCRYPTION_KEY_FILE: file('empty', '\n'), ENCRYPTION_KEY_PREVIOUS: 'x', ENCRYPTION_KEY_PREVIOUS_FILE: missing }),
+    ).toEqual([
       `JWT_SECRET_FILE names ${missing}, which cannot be read (ENOENT)`,
       `ENCRYPTION_KEY_FILE names ${join(dir, 'empty')}, which is empty`,
       'ENCRYPTION_KEY_PREVIOUS and ENCRYPTION_KEY_PREVIOUS_FILE are both set: keep one',

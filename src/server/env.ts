@@ -401,10 +401,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   const parsed = schema.safeParse(readSecretFiles(env, problems));
   if (!parsed.success) {
-    throw new ConfigError([
-      ...problems,
-      ...parsed.error.issues.map((i) => (i.code === 'custom' ? i.message : `${i.path.join('.')}: ${i.message}`)),
-    ]);
+    throw new ConfigError([...problems, ...parsed.error.issues.map((i) => (i.code === 'custom' ? i.message : `${i.path.join('.')}: ${i.message}`))]);
   }
   const e = parsed.data;
   const databaseUrl = withPassword(e.DATABASE_URL, e.DATABASE_PASSWORD, problems);

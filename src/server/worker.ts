@@ -19,7 +19,10 @@ async function main(): Promise<void> {
     logger: deps.logger,
     lifecycle: { stopping: false },
     graceMs: config.shutdownGraceSeconds * 1000,
-    stop: [...(control ? [{ name: 'control socket', stop: () => control.close() }] : []), { name: 'worker', stop: (giveUp: AbortSignal) => worker.stop(giveUp) }],
+    stop: [
+      ...(control ? [{ name: 'control socket', stop: () => control.close() }] : []),
+      { name: 'worker', stop: (giveUp: AbortSignal) => worker.stop(giveUp) },
+    ],
     close: [{ name: 'database', stop: () => deps.db.close() }],
   });
 }

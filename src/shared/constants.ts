@@ -59,15 +59,7 @@ export const MOBILE_BREAKPOINT_PX = 768;
 export const MOBILE_MENU_MAX_HEIGHT_PX = 500;
 
 export const LANGUAGES = ['en-US', 'en-GB', 'es', 'fr', 'de'] as const;
-export const TIME_ZONES = [
-  'UTC',
-  'America/New_York',
-  'America/Los_Angeles',
-  'Europe/London',
-  'Europe/Berlin',
-  'Asia/Tokyo',
-  'Australia/Sydney',
-] as const;
+export const TIME_ZONES = ['UTC', 'America/New_York', 'America/Los_Angeles', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney'] as const;
 
 export const FOUNDING_YEAR = 2024;
 

@@ -44,9 +44,12 @@ const isType = (t: string): t is TransactionType => (TRANSACTION_TYPES as readon
  * Checks the filters as the address or the form gives them (absent or empty: no filter). The first
  * fault is told in words, and nothing is filtered by it. A page that is not a whole number above 0 is page 1.
  */
-export function parseLedgerFilters(input: { type?: string | null; from?: string | null; to?: string | null; page?: string | null }):
-  | { ok: true; filters: LedgerFilters }
-  | { ok: false; error: string } {
+export function parseLedgerFilters(input: {
+  type?: string | null;
+  from?: string | null;
+  to?: string | null;
+  page?: string | null;
+}): { ok: true; filters: LedgerFilters } | { ok: false; error: string } {
   const type = input.type?.trim() || null;
   const from = input.from?.trim() || null;
   const to = input.to?.trim() || null;

@@ -19,7 +19,7 @@ describe('nodeEventText', () => {
     expect(nodeEventText('node_stopped', { from: 'online' })).toBe('Node stopped');
   });
 
-  it('has nothing to say of events that are not the monitor\'s', () => {
+  it("has nothing to say of events that are not the monitor's", () => {
     expect(nodeEventText('installed', null)).toBeUndefined();
   });
 });

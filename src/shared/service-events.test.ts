@@ -26,7 +26,11 @@ describe('serviceEventText', () => {
     ['expired', { reason: 'balance too low' }, 'Expired: the balance was too low to renew'],
     ['expired', { reason: 'no renewing plan' }, 'Expired: the plan no longer renews'],
     ['expired', { reason: 'suspended by support' }, 'Expired: suspended by support'],
-    ['suspended', { reason: 'balance too low', terminates_at: '2026-12-24T10:00:00Z' }, 'Suspended: the balance was too low to renew; terminates on Dec 24, 2026'],
+    [
+      'suspended',
+      { reason: 'balance too low', terminates_at: '2026-12-24T10:00:00Z' },
+      'Suspended: the balance was too low to renew; terminates on Dec 24, 2026',
+    ],
     ['start_requested', null, 'Start requested'],
     ['started', null, 'Started'],
     ['start_failed', { error: 'engine down' }, 'Starting the node failed'],

@@ -108,7 +108,14 @@ describe('the key is named as its label names it', () => {
 
 describe('create submit checks, in the order of spec §5', () => {
   const valid: CreateServiceInput = {
-    loggedIn: true, name: 'node-1', apiKey: `${'A'.repeat(43)}=`, productId: 'p', properties: null, price: 10, balance: 10, reusableAvailable: false,
+    loggedIn: true,
+    name: 'node-1',
+    apiKey: `${'A'.repeat(43)}=`,
+    productId: 'p',
+    properties: null,
+    price: 10,
+    balance: 10,
+    reusableAvailable: false,
   };
   it.each<[Partial<CreateServiceInput>, string | null]>([
     [{}, null],
@@ -144,7 +151,7 @@ describe('extension choices of spec §9', () => {
   });
 });
 
-describe('admin add credit, in admin_add_credit\'s words', () => {
+describe("admin add credit, in admin_add_credit's words", () => {
   it.each<[number, string, { amount: string | null; note: string | null }]>([
     [10, 'Goodwill', { amount: null, note: null }],
     [0.07, 'Goodwill', { amount: null, note: null }],

@@ -115,11 +115,7 @@ export const contactSchema = z.object({
   name: z.string().trim().min(CONTACT_NAME_MIN, messages.contactNameShort).max(CONTACT_NAME_MAX, messages.contactNameLong),
   email: z.string().trim().email(messages.email),
   topic: z.enum(CONTACT_TOPICS, { error: messages.topic }),
-  message: z
-    .string()
-    .trim()
-    .min(CONTACT_MESSAGE_MIN, messages.contactMessageShort)
-    .max(CONTACT_MESSAGE_MAX, messages.contactMessageLong),
+  message: z.string().trim().min(CONTACT_MESSAGE_MIN, messages.contactMessageShort).max(CONTACT_MESSAGE_MAX, messages.contactMessageLong),
   // Hidden from people; a bot that fills every field fills this one too.
   honeypot: z.string().max(0, messages.bot).optional().default(''),
 });
@@ -142,7 +138,11 @@ export const signUpSchema = z
     email: z.string().trim().email(messages.email),
     password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
     confirmPassword: z.string(),
-    fullName: z.string().trim().min(1, messages.fullNameRequired).refine((v) => !fullNameTooLong(v), messages.fullNameLong),
+    fullName: z
+      .string()
+      .trim()
+      .min(1, messages.fullNameRequired)
+      .refine((v) => !fullNameTooLong(v), messages.fullNameLong),
   })
   .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
 
@@ -347,7 +347,11 @@ export function isUuid(s: string): boolean {
  */
 export const adminCreateUserSchema = z.object({
   email: z.string().trim().email(messages.email),
-  full_name: z.string().trim().min(1, messages.fullNameRequired).refine((v) => !fullNameTooLong(v), messages.fullNameLong),
+  full_name: z
+    .string()
+    .trim()
+    .min(1, messages.fullNameRequired)
+    .refine((v) => !fullNameTooLong(v), messages.fullNameLong),
   password: z.string().min(PASSWORD_MIN, messages.resetPasswordShort),
   admin: z.boolean().optional().default(false),
   credits: z
@@ -359,11 +363,7 @@ export type AdminCreateUserInput = z.input<typeof adminCreateUserSchema>;
 
 /** A top-up in dollars; `typeMessage` is what a value that is not a number reads. */
 const topUpAmount = (typeMessage: string) =>
-  z
-    .number({ error: typeMessage })
-    .min(TOP_UP_MIN, messages.topUpMin)
-    .max(TOP_UP_MAX, messages.topUpMax)
-    .multipleOf(TOP_UP_STEP, messages.topUpAmount);
+  z.number({ error: typeMessage }).min(TOP_UP_MIN, messages.topUpMin).max(TOP_UP_MAX, messages.topUpMax).multipleOf(TOP_UP_STEP, messages.topUpAmount);
 
 /** The add-funds form: an empty custom amount reads as below the minimum. */
 export const topUpSchema = z.object({ amount: topUpAmount(messages.topUpMin) });

@@ -56,9 +56,7 @@ describe('access tokens of ended sessions', () => {
     expect((await user.client.auth.signOut({ scope: 'local' })).error).toBeNull();
     await expectRefused(user);
     const raw = await fetch(`${t.url}/rest/v1/profiles?select=id`, { headers: { apikey: t.anonKey, authorization: `Bearer ${user.token}` } });
-    expect(raw.headers.get('www-authenticate')).toBe(
-      'Bearer error="invalid_token", error_description="Session from session_id claim in JWT does not exist"',
-    );
+    expect(raw.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="Session from session_id claim in JWT does not exist"');
   });
 
   it('is refused at once when the session row is deleted in SQL (sign out a device)', async () => {

@@ -117,10 +117,9 @@ describe('locking someone else out', () => {
     const codes = authenticator(factor!.totp.secret);
     expect((await owner.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: codes.next() })).error).toBeNull();
     expect((await signIn(email, PASSWORD, ATTACKER)).status).toBe(200);
-    const { rows } = await t.deps.db.query<{ ip: string }>(
-      `select k.ip from auth.known_addresses k join auth.users u on u.id = k.user_id where u.email = $1`,
-      [email],
-    );
+    const { rows } = await t.deps.db.query<{ ip: string }>(`select k.ip from auth.known_addresses k join auth.users u on u.id = k.user_id where u.email = $1`, [
+      email,
+    ]);
     expect(rows.map((r) => r.ip)).toEqual([HOME]);
   });
 });

@@ -210,7 +210,12 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     );
     const row = rows[0]!;
     expect(data.user!.factors).toEqual([
-      expect.objectContaining({ id: factor.id, status: 'verified', created_at: row.created_at.toISOString(), last_challenged_at: row.last_challenged_at.toISOString() }),
+      expect.objectContaining({
+        id: factor.id,
+        status: 'verified',
+        created_at: row.created_at.toISOString(),
+        last_challenged_at: row.last_challenged_at.toISOString(),
+      }),
     ]);
     expect(data.user!.identities).toEqual([
       expect.objectContaining({ provider: 'email', created_at: row.identity_created_at.toISOString(), last_sign_in_at: row.last_sign_in_at.toISOString() }),
@@ -360,11 +365,7 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     const { email } = await withVerifiedFactor();
     const weak = await signInAgain(email);
     const refused = await weak.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Second' });
-    expect([refused.error?.status, refused.error?.code, refused.error?.message]).toEqual([
-      403,
-      'insufficient_aal',
-      'AAL2 required to enroll a new factor',
-    ]);
+    expect([refused.error?.status, refused.error?.code, refused.error?.message]).toEqual([403, 'insufficient_aal', 'AAL2 required to enroll a new factor']);
   });
 
   it('sweeps unverified factors never challenged once they are five minutes old', async () => {

@@ -110,7 +110,14 @@ describe('a user lists and ends their own sessions (list_own_sessions, end_own_s
     expect((await anon.rpc('list_own_sessions')).error).not.toBeNull();
     expect((await anon.rpc('end_own_session', { p_session_id: '00000000-0000-0000-0000-000000000000' })).error).not.toBeNull();
     const { sb } = await signIn(await newUser());
-    expect((await sb.schema('auth' as 'public').from('sessions').select('*')).data ?? []).toEqual([]);
+    expect(
+      (
+        await sb
+          .schema('auth' as 'public')
+          .from('sessions')
+          .select('*')
+      ).data ?? [],
+    ).toEqual([]);
   });
 
   it('asks a user with a second factor for an aal2 session first', async () => {

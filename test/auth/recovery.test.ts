@@ -84,9 +84,7 @@ describe('password recovery', () => {
     // The link works once.
     const again = await open(link);
     expect(again.status).toBe(303);
-    expect(again.location).toBe(
-      `${redirectTo}#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired&sb=`,
-    );
+    expect(again.location).toBe(`${redirectTo}#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired&sb=`);
   });
 
   it('answers the same for an unknown address, and sends nothing', async () => {
@@ -121,7 +119,8 @@ describe('password recovery', () => {
       }
       return statements;
     };
-    const before = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!.token;
+    const before = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!
+      .token;
     const real = await work('ada@example.com');
     const unknown = await work('nobody-at-all@example.com');
     expect(unknown).toEqual(real);
@@ -130,7 +129,8 @@ describe('password recovery', () => {
       `select payload ->> 'email' as email from nodeharbor.jobs where task = 'send-recovery' and status = 'pending' order by id`,
     );
     expect(jobs.map((j) => j.email)).toEqual(['ada@example.com', 'nobody-at-all@example.com']);
-    const after = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!.token;
+    const after = (await t.deps.db.query<{ token: string | null }>(`select recovery_token as token from auth.users where email = 'ada@example.com'`)).rows[0]!
+      .token;
     expect(after).toBe(before);
     expect(await mailsTo('nobody-at-all@example.com')).toHaveLength(0);
     expect((await mailsTo('ada@example.com')).length).toBeGreaterThan(0);

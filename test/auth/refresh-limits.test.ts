@@ -29,7 +29,7 @@ describe('refresh without end', () => {
     return r.body!.refresh_token as string;
   }
 
-  it("is limited per address as GoTrue does (150 per 5 minutes); other addresses keep refreshing", async () => {
+  it('is limited per address as GoTrue does (150 per 5 minutes); other addresses keep refreshing', async () => {
     let token = await signedIn('198.51.100.20');
     const refresher = '203.0.113.30';
     for (let i = 0; i < AUTH_LIMITS.tokenPerIp.max; i++) {

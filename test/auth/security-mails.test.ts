@@ -21,7 +21,10 @@ describe('security e-mails', () => {
   afterAll(() => t.stop());
 
   const clientFrom = (ip: string, ua = FIREFOX): SupabaseClient =>
-    createClient(t.url, t.anonKey, { auth: { persistSession: false, autoRefreshToken: false }, global: { headers: { 'x-forwarded-for': ip, 'user-agent': ua } } });
+    createClient(t.url, t.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      global: { headers: { 'x-forwarded-for': ip, 'user-agent': ua } },
+    });
 
   async function mails(email: string): Promise<{ subject: string; text_body: string }[]> {
     const { rows } = await t.deps.db.query<{ subject: string; text_body: string }>(

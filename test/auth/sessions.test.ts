@@ -132,7 +132,9 @@ describe('sessions, user and logout', () => {
     const { exp: _exp, ...forever } = payload as { exp: number };
     const noExpiry = await authFetch(t, '/user', { bearer: await signJwt(t.deps.keys, forever) });
     expect([noExpiry.status, noExpiry.body?.code, noExpiry.body?.message]).toEqual([
-      403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has invalid claims',
+      403,
+      'bad_jwt',
+      'invalid JWT: unable to parse or verify signature, token has invalid claims',
     ]);
     const valid = await signJwt(t.deps.keys, { ...payload, iat: now, exp: now + 600 });
     expect((await authFetch(t, '/user', { bearer: valid })).body?.id).toBe(user.id);
@@ -202,7 +204,7 @@ describe('sessions, user and logout', () => {
     );
     const seven = await sb.auth.updateUser({ password: 'Xq7#vR2', current_password: 'secret-pass' });
     expect((seven.error as AuthWeakPasswordError).reasons).toEqual(['length']);
-    const common = await sb.auth.updateUser({ password: 'qwertyuiop' , current_password: 'secret-pass' });
+    const common = await sb.auth.updateUser({ password: 'qwertyuiop', current_password: 'secret-pass' });
     expect([common.error?.status, common.error?.code, (common.error as AuthWeakPasswordError).reasons]).toEqual([422, 'weak_password', ['pwned']]);
     const long = await sb.auth.updateUser({ password: 'x'.repeat(73), current_password: 'secret-pass' });
     expect([long.error?.status, long.error?.code]).toEqual([400, 'validation_failed']);
@@ -222,11 +224,7 @@ describe('sessions, user and logout', () => {
     expect((await sb.auth.signOut({ scope: 'local' })).error).toBeNull();
     expect((await sb.auth.getSession()).data.session).toBeNull();
     const after = await authFetch(t, '/user', { bearer: session.access_token });
-    expect([after.status, after.body?.code, after.body?.message]).toEqual([
-      403,
-      'session_not_found',
-      'Session from session_id claim in JWT does not exist',
-    ]);
+    expect([after.status, after.body?.code, after.body?.message]).toEqual([403, 'session_not_found', 'Session from session_id claim in JWT does not exist']);
     const refresh = await authFetch(t, '/token?grant_type=refresh_token', { body: { refresh_token: session.refresh_token } });
     expect(refresh.status).toBe(400);
     expect((await other.sb.auth.getUser()).error).toBeNull();

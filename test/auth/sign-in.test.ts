@@ -54,7 +54,12 @@ describe('password sign-in', () => {
     ]) {
       const r = await authFetch(t, '/token?grant_type=password', { body });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials', error_code: 'invalid_credentials', msg: 'Invalid login credentials' });
+      expect(r.body).toEqual({
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+        error_code: 'invalid_credentials',
+        msg: 'Invalid login credentials',
+      });
       expect(r.headers.get('x-sb-error-code')).toBe('invalid_credentials');
       expect(r.headers.get('x-supabase-api-version')).toBe('2024-01-01');
     }

@@ -19,7 +19,14 @@ const driver = createDockerDriver(connectDocker({ tlsVerify: false }), {
   registryConfigDir: DOCKER_DIR,
 });
 const spec = (serviceId: string, image = NODE_IMAGE): NodeSpec => ({
-  serviceId, userId: randomUUID(), product: 'TOWNSTAR', image, cpus: 0.1, memoryMb: 32, pool: null, key: GALA_KEY,
+  serviceId,
+  userId: randomUUID(),
+  product: 'TOWNSTAR',
+  image,
+  cpus: 0.1,
+  memoryMb: 32,
+  pool: null,
+  key: GALA_KEY,
 });
 const ids: string[] = [];
 const newId = () => {
@@ -28,8 +35,7 @@ const newId = () => {
   return id;
 };
 const nameOf = (id: string) => `nh-${id.slice(0, 12)}`;
-const ours = (kind: 'service' | 'secret', id: string) =>
-  docker(kind, 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`).split('\n').filter(Boolean);
+const ours = (kind: 'service' | 'secret', id: string) => docker(kind, 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`).split('\n').filter(Boolean);
 beforeAll(() => ensureNodeImage());
 afterAll(() => removeOurs(ids));
 
@@ -52,7 +58,11 @@ async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, tim
     await new Promise((r) => setTimeout(r, 300));
   }
 }
-const healthUntil = (id: string, wanted: NodeHealth['state']) => until(() => driver.health(id), (h) => h.state === wanted);
+const healthUntil = (id: string, wanted: NodeHealth['state']) =>
+  until(
+    () => driver.health(id),
+    (h) => h.state === wanted,
+  );
 
 type ServiceInfo = {
   Spec: {
@@ -88,7 +98,11 @@ it('runs a node as one service of one replica, with our labels, limits and reser
   expect(docker('service', 'inspect', '--format', '{{json .Spec.TaskTemplate.Placement.Constraints}}', nameOf(id))).toBe('null');
   const secrets = svc!.Spec.TaskTemplate.ContainerSpec.Secrets ?? [];
   expect(secrets).toEqual([
-    { SecretID: expect.any(String), SecretName: expect.stringMatching(new RegExp(`^${nameOf(id)}-[0-9a-f]+$`)), File: { Name: 'node_key', UID: '0', GID: '0', Mode: 0o400 } },
+    {
+      SecretID: expect.any(String),
+      SecretName: expect.stringMatching(new RegExp(`^${nameOf(id)}-[0-9a-f]+$`)),
+      File: { Name: 'node_key', UID: '0', GID: '0', Mode: 0o400 },
+    },
   ]);
   expect(ours('secret', id)).toEqual([secrets[0]!.SecretID]);
   await driver.uninstall(id);
@@ -114,7 +128,11 @@ it('puts the key in the secret and nowhere else, and the node reads it at /run/s
     expect(text).not.toContain(encoded);
   }
   // The test image says how long the key it read is, never what it is.
-  const logs = await until(() => docker('service', 'logs', '--raw', nameOf(id)), (l) => l.includes('key of'), 30_000);
+  const logs = await until(
+    () => docker('service', 'logs', '--raw', nameOf(id)),
+    (l) => l.includes('key of'),
+    30_000,
+  );
   expect(logs).toContain(`key of ${key.length} characters`);
   expect(logs).not.toContain(key);
 
@@ -138,7 +156,10 @@ it('never lets the key into an error when the engine refuses the secret', async 
   const id = newId();
   // Over Swarm's 500 KB limit for a secret: refused, with the request that carried it behind the refusal.
   const key = `nhkey-${randomBytes(8).toString('hex')}-`.repeat(30_000);
-  const err = await driver.install({ ...spec(id), key }).then(() => undefined, (e: unknown) => e);
+  const err = await driver.install({ ...spec(id), key }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(Error);
   expect((err as Error).message).toMatch(/^the node's secret could not be created \(HTTP 400: .*secret data must be/);
   expect(inspect(err, { depth: 10, showHidden: true })).not.toContain(key.slice(0, 40));
@@ -162,7 +183,11 @@ it("reports a node whose image is missing as failing, with the engine's reason",
 it("reports a node no host can fit as starting, with Swarm's reason", async () => {
   const id = newId();
   await driver.install({ ...spec(id), memoryMb: 256 * 1024 });
-  const h = await until(() => driver.health(id), (v) => v.state !== 'starting' || !!v.reason?.includes('no suitable node'), 30_000);
+  const h = await until(
+    () => driver.health(id),
+    (v) => v.state !== 'starting' || !!v.reason?.includes('no suitable node'),
+    30_000,
+  );
   expect(h).toEqual({ state: 'starting', reason: expect.stringContaining('no suitable node (insufficient resources') });
   await driver.uninstall(id);
 });
@@ -173,7 +198,13 @@ it("places a node of a pool only on that pool's hosts", async () => {
   const constraints = docker('service', 'inspect', '--format', '{{json .Spec.TaskTemplate.Placement.Constraints}}', nameOf(id));
   expect(JSON.parse(constraints)).toEqual(['node.labels.nodeharbor.pool == nowhere']);
   // This engine's only host is in no pool: the node waits for one.
-  expect(await until(() => driver.health(id), (h) => !!(h.state === 'starting' && h.reason?.includes('no suitable node')), 30_000)).toEqual({
+  expect(
+    await until(
+      () => driver.health(id),
+      (h) => !!(h.state === 'starting' && h.reason?.includes('no suitable node')),
+      30_000,
+    ),
+  ).toEqual({
     state: 'starting',
     reason: expect.stringContaining('no suitable node'),
   });
@@ -235,7 +266,13 @@ it('hands a running node a new key: a new secret, a new container reading it, an
   expect(readKey(running[0]!)).toBe(newKey);
   const [svc] = dockerJson<ServiceInfo[]>('service', 'inspect', nameOf(id));
   const refs = svc!.Spec.TaskTemplate.ContainerSpec.Secrets!;
-  expect(refs).toEqual([{ SecretID: expect.any(String), SecretName: expect.stringMatching(new RegExp(`^${nameOf(id)}-[0-9a-f]+$`)), File: { Name: 'node_key', UID: '0', GID: '0', Mode: 0o400 } }]);
+  expect(refs).toEqual([
+    {
+      SecretID: expect.any(String),
+      SecretName: expect.stringMatching(new RegExp(`^${nameOf(id)}-[0-9a-f]+$`)),
+      File: { Name: 'node_key', UID: '0', GID: '0', Mode: 0o400 },
+    },
+  ]);
   expect(ours('secret', id)).toEqual([refs[0]!.SecretID]);
   expect(refs[0]!.SecretID).not.toBe(oldSecrets[0]);
   expect(JSON.stringify(svc)).not.toContain(newKey);

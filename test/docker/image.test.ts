@@ -64,7 +64,11 @@ const interpolate = (v: string) => v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
 function ourImages(): string[] {
   const ids = docker(['images', '-aq', '--no-trunc']).split('\n').filter(Boolean);
   if (!ids.length) return [];
-  const parent = new Map(docker(['image', 'inspect', '--format', '{{.Id}} {{.Parent}}', ...ids]).split('\n').map((l) => l.split(' ') as [string, string]));
+  const parent = new Map(
+    docker(['image', 'inspect', '--format', '{{.Id}} {{.Parent}}', ...ids])
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]),
+  );
   const base = spawnSync('docker', ['image', 'inspect', '--format', '{{.Id}}', BASE], { encoding: 'utf8' }).stdout.trim();
   const depth = (id: string): number => (id === base ? 0 : parent.get(id) ? depth(parent.get(id)!) + 1 : -Infinity);
   return [...parent.keys()].filter((id) => depth(id) >= 0).sort((a, b) => depth(b) - depth(a));
@@ -135,7 +139,12 @@ describe('the image', () => {
     expect(config.Healthcheck.Test.join(' ')).toContain('/healthz');
     const files = JSON.parse(
       docker([
-        'run', '--rm', '--entrypoint', 'node', IMAGE, '-e',
+        'run',
+        '--rm',
+        '--entrypoint',
+        'node',
+        IMAGE,
+        '-e',
         `const fs = require('fs'); const has = (p) => fs.existsSync(p); console.log(JSON.stringify({
           server: has('dist/server/main.js') && has('dist/server/worker.js') && has('dist/server/cli.js'),
           web: has('dist/web/index.html'), sql: has('db/migrations'), hono: has('node_modules/hono'), pglite: has('node_modules/@electric-sql/pglite'),
@@ -144,9 +153,17 @@ describe('the image', () => {
       ]),
     ) as Record<string, unknown>;
     expect(files).toEqual({
-      server: true, web: true, sql: true, hono: true, pglite: true,
-      vite: false, vitest: false, src: false, cache: false,
-      appOwner: 0, dataOwner: 1000,
+      server: true,
+      web: true,
+      sql: true,
+      hono: true,
+      pglite: true,
+      vite: false,
+      vitest: false,
+      src: false,
+      cache: false,
+      appOwner: 0,
+      dataOwner: 1000,
     });
   });
 
@@ -171,7 +188,7 @@ describe('the image', () => {
     );
   });
 
-  it('runs compose.yaml\'s web server and worker against PostgreSQL, with their secrets from files', async () => {
+  it("runs compose.yaml's web server and worker against PostgreSQL, with their secrets from files", async () => {
     const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as Compose;
     const web = compose.services.web!;
     const worker = compose.services.worker!;

@@ -53,14 +53,17 @@ async function activeNode(name: string, product: string, key: string): Promise<s
   if (error) throw error;
   const id = (data as { id: string }).id;
   created.push(id);
-  await waitFor('the service to be active', async () => (await sql<{ state: string }>('select state::text from private.services where id = $1', [id]))[0]!.state === 'active', 90_000);
+  await waitFor(
+    'the service to be active',
+    async () => (await sql<{ state: string }>('select state::text from private.services where id = $1', [id]))[0]!.state === 'active',
+    90_000,
+  );
   return id;
 }
 const nodeState = async (id: string) => (await owner.client.from('services').select('node_state').eq('id', id).single()).data?.node_state as string;
 const today = async (user: TestUser, id: string) =>
   ((await user.client.from('service_uptime').select('seconds_online, meets_threshold').eq('service_id', id)).data ?? [])[0] as
-    | { seconds_online: number; meets_threshold: boolean | null }
-    | undefined;
+    { seconds_online: number; meets_threshold: boolean | null } | undefined;
 
 it('sees a killed container restarting, then online, with a readable event; uptime grows and the threshold flips', async () => {
   const id = await activeNode('watched', MASTER_NODE, LICENCE_KEY);
@@ -86,30 +89,43 @@ it('sees a killed container restarting, then online, with a readable event; upti
   expect(container).not.toBe('');
   docker('kill', '--signal', 'KILL', container);
   // Within Swarm's 5 s restart delay (the first sweeps after the kill; more time only helps a loaded machine).
-  await waitFor('the monitor to see it restarting', async () => {
-    await sweepNodes(deps);
-    return (await nodeState(id)) === 'restarting';
-  }, 10_000);
-  await waitFor('the monitor to see it online again', async () => {
-    await sweepNodes(deps);
-    return (await nodeState(id)) === 'online';
-  }, 60_000);
+  await waitFor(
+    'the monitor to see it restarting',
+    async () => {
+      await sweepNodes(deps);
+      return (await nodeState(id)) === 'restarting';
+    },
+    10_000,
+  );
+  await waitFor(
+    'the monitor to see it online again',
+    async () => {
+      await sweepNodes(deps);
+      return (await nodeState(id)) === 'online';
+    },
+    60_000,
+  );
   const { data } = await owner.client.from('service_events').select('event, detail').eq('service_id', id).like('event', 'node%').order('id');
   const texts = (data as { event: string; detail: Record<string, unknown> }[]).map((e) => nodeEventText(e.event, e.detail));
   expect(texts).toEqual(['Node online', 'Node restarted (exit code 137)', 'Node back online']);
 });
 
-it('redacts the key from the node\'s logs in every form it prints, and tells another user nothing', async () => {
+it("redacts the key from the node's logs in every form it prints, and tells another user nothing", async () => {
   const id = await activeNode('leaky', TOWN_STAR, LEAKY_KEY);
-  const r = await waitFor('the node to print its debug lines', async () => {
-    const got = await invokeFunction(owner.client, 'node-logs', { service_id: id });
-    return (got.body.lines as string[] | undefined)?.some((l) => l.includes('debug key_url=')) && got;
-  }, 30_000);
+  const r = await waitFor(
+    'the node to print its debug lines',
+    async () => {
+      const got = await invokeFunction(owner.client, 'node-logs', { service_id: id });
+      return (got.body.lines as string[] | undefined)?.some((l) => l.includes('debug key_url=')) && got;
+    },
+    30_000,
+  );
   expect(r.status).toBe(200);
   const lines = r.body.lines as string[];
   for (const form of ['key', 'key_b64', 'key_url']) expect(lines.some((l) => l.endsWith(`debug ${form}=${REDACTED}`))).toBe(true);
   const text = lines.join('\n');
-  for (const leaked of [LEAKY_KEY, Buffer.from(LEAKY_KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(LEAKY_KEY)]) expect(text).not.toContain(leaked);
+  for (const leaked of [LEAKY_KEY, Buffer.from(LEAKY_KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(LEAKY_KEY)])
+    expect(text).not.toContain(leaked);
 
   await sweepNodes(deps);
   await sleep(1100);

@@ -47,17 +47,20 @@ const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text
 const state = async (id: string) => (await sql<{ state: string }>('select state::text as state from private.services where id = $1', [id]))[0]!.state;
 // The node monitor writes its own events (node_online, node_offline, …) whenever its tick
 // happens to fall; the lifecycle's order is what these tests check.
-const events = async (id: string) => (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id]))
-  .map((e) => e.event)
-  .filter((e) => !(NODE_EVENTS as readonly string[]).includes(e));
+const events = async (id: string) =>
+  (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id]))
+    .map((e) => e.event)
+    .filter((e) => !(NODE_EVENTS as readonly string[]).includes(e));
 const swarmName = (id: string) => `nh-${id.slice(0, 12)}`;
 const ourServices = (id: string) => docker('service', 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`);
 const ourSecrets = (id: string) => docker('secret', 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`);
-const replicas = (id: string) => dockerJson<{ Spec: { Mode: { Replicated: { Replicas: number } } } }[]>('service', 'inspect', swarmName(id))[0]!.Spec.Mode.Replicated.Replicas;
-const runningTasks = (id: string) => docker('service', 'ps', '-q', '--filter', 'desired-state=running', '--filter', 'desired-state=running', swarmName(id))
-  .split('\n')
-  .filter(Boolean)
-  .filter((task) => dockerJson<{ Status: { State: string } }[]>('inspect', task)[0]!.Status.State === 'running');
+const replicas = (id: string) =>
+  dockerJson<{ Spec: { Mode: { Replicated: { Replicas: number } } } }[]>('service', 'inspect', swarmName(id))[0]!.Spec.Mode.Replicated.Replicas;
+const runningTasks = (id: string) =>
+  docker('service', 'ps', '-q', '--filter', 'desired-state=running', '--filter', 'desired-state=running', swarmName(id))
+    .split('\n')
+    .filter(Boolean)
+    .filter((task) => dockerJson<{ Status: { State: string } }[]>('inspect', task)[0]!.Status.State === 'running');
 
 async function create(name: string, product = TOWN_STAR, key = GALA_KEY): Promise<string> {
   const { data, error } = await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
@@ -90,7 +93,11 @@ it('installs a node: one Swarm service, its task running, then active', async ()
   expect(runningTasks(id)).toHaveLength(1);
   expect(await events(id)).toEqual(['install_requested', 'installed']);
   // The node read its key from the secret (the test image says how long it was, never what).
-  await waitFor('the node to say it read its key', async () => docker('service', 'logs', swarmName(id)).includes(`key of ${GALA_KEY.length} characters`), 30_000);
+  await waitFor(
+    'the node to say it read its key',
+    async () => docker('service', 'logs', swarmName(id)).includes(`key of ${GALA_KEY.length} characters`),
+    30_000,
+  );
 });
 
 it('keeps the key in the Docker secret only: not in the service, the container, the events or the jobs', async () => {
@@ -173,14 +180,25 @@ it('repairs drift: recreates a node removed behind its back, and removes a label
   docker('service', 'rm', swarmName(id));
   const orphan = crypto.randomUUID();
   created.push(orphan);
-  await deps.provisioner.install({ serviceId: orphan, userId: owner.id, product: 'TOWNSTAR', image: NODE_IMAGE, cpus: 0.1, memoryMb: 32, pool: null, key: GALA_KEY });
+  await deps.provisioner.install({
+    serviceId: orphan,
+    userId: owner.id,
+    product: 'TOWNSTAR',
+    image: NODE_IMAGE,
+    cpus: 0.1,
+    memoryMb: 32,
+    pool: null,
+    key: GALA_KEY,
+  });
   expect(ourServices(orphan)).not.toBe('');
 
   const corrections = await reconcileNodes(deps);
-  expect(corrections).toEqual(expect.arrayContaining([
-    { serviceId: id, event: 'node_recreated' },
-    { serviceId: orphan, event: 'orphan_removed' },
-  ]));
+  expect(corrections).toEqual(
+    expect.arrayContaining([
+      { serviceId: id, event: 'node_recreated' },
+      { serviceId: orphan, event: 'orphan_removed' },
+    ]),
+  );
   expect(ourServices(orphan)).toBe('');
   expect(ourSecrets(orphan)).toBe('');
   await waitFor('the recreated node to run', async () => runningTasks(id).length === 1, 60_000);
@@ -197,13 +215,21 @@ it("hands a live node its new key through the worker, and an expired node's stay
   const change = (key: string) => owner.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: key } });
   expect((await change(newKey)).error).toBeNull();
   await waitFor('the key to reach the node', async () => (await events(id)).includes('key_applied'), 90_000);
-  const [next] = await waitFor('the new container', async () => {
-    const now = containers();
-    return now.length === 1 && now[0] !== first && now;
-  }, 90_000);
+  const [next] = await waitFor(
+    'the new container',
+    async () => {
+      const now = containers();
+      return now.length === 1 && now[0] !== first && now;
+    },
+    90_000,
+  );
   expect(docker('exec', next!, '/bin/busybox', 'cat', '/run/secrets/node_key')).toBe(newKey);
-  const secretsNamed = () => dockerJson<{ Spec: { TaskTemplate: { ContainerSpec: { Secrets: { SecretID: string }[] } } } }[]>('service', 'inspect', swarmName(id))[0]!
-    .Spec.TaskTemplate.ContainerSpec.Secrets.map((ref) => ref.SecretID);
+  const secretsNamed = () =>
+    dockerJson<{ Spec: { TaskTemplate: { ContainerSpec: { Secrets: { SecretID: string }[] } } } }[]>(
+      'service',
+      'inspect',
+      swarmName(id),
+    )[0]!.Spec.TaskTemplate.ContainerSpec.Secrets.map((ref) => ref.SecretID);
   expect(ourSecrets(id).split('\n')).toEqual(secretsNamed());
 
   // Expired: the node is kept at 0 replicas; the new key waits in its secret for an extension.

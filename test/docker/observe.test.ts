@@ -15,7 +15,14 @@ import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 const driver = createDockerDriver(connectDocker({ tlsVerify: false }));
 const spec = (serviceId: string, key = GALA_KEY): NodeSpec => ({
-  serviceId, userId: randomUUID(), product: 'TOWNSTAR', image: NODE_IMAGE, cpus: 0.1, memoryMb: 32, pool: null, key,
+  serviceId,
+  userId: randomUUID(),
+  product: 'TOWNSTAR',
+  image: NODE_IMAGE,
+  cpus: 0.1,
+  memoryMb: 32,
+  pool: null,
+  key,
 });
 const ids: string[] = [];
 const newId = () => {
@@ -59,7 +66,11 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeout
   }
 }
 const observed = async (id: string) => (await driver.observe()).find((o) => o.serviceId === id);
-const onlineNode = (id: string) => until(() => observed(id), (o) => o?.state === 'online');
+const onlineNode = (id: string) =>
+  until(
+    () => observed(id),
+    (o) => o?.state === 'online',
+  );
 /** A log line: the engine's timestamp (RFC 3339, nanoseconds), a space, and what the node wrote. */
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z /;
 const text = (line: string) => line.replace(LINE, '');
@@ -67,7 +78,7 @@ const text = (line: string) => line.replace(LINE, '');
 beforeAll(() => ensureNodeImage());
 afterAll(() => removeOurs(ids));
 
-it('sees a crashed node restarting within Swarm\'s restart delay, then online in a new run on this host, with exit code 137', async () => {
+it("sees a crashed node restarting within Swarm's restart delay, then online in a new run on this host, with exit code 137", async () => {
   const id = newId();
   await driver.install(spec(id));
   const before = await onlineNode(id);
@@ -84,18 +95,32 @@ it('sees a crashed node restarting within Swarm\'s restart delay, then online in
   // Swarm waits 5 s before it starts the node again: sampled every 0.1 s, it is seen restarting well within that.
   expect(restarting.length).toBeGreaterThan(0);
   expect(restarting[0]!.at).toBeLessThan(5_000);
-  expect(restarting.some(({ o }) => o!.taskId === null), 'seen in the delay, its next run not yet started').toBe(true);
+  expect(
+    restarting.some(({ o }) => o!.taskId === null),
+    'seen in the delay, its next run not yet started',
+  ).toBe(true);
   for (const { o } of restarting) {
     // The run that ended keeps its id until Swarm has made the next (a sweep may fall in that
     // moment); the next has none while it waits in the delay, and its own once it is started.
-    expect(o).toEqual({ serviceId: id, state: 'restarting', taskId: o!.taskId, host: o!.taskId ? hostname() : null, exitCode: 137, reason: 'task: non-zero exit (137)' });
+    expect(o).toEqual({
+      serviceId: id,
+      state: 'restarting',
+      taskId: o!.taskId,
+      host: o!.taskId ? hostname() : null,
+      exitCode: 137,
+      reason: 'task: non-zero exit (137)',
+    });
   }
   const after = await observed(id);
   expect(after).toEqual({ serviceId: id, state: 'online', taskId: expect.any(String), host: hostname(), exitCode: 137, reason: null });
   expect(after!.taskId).not.toBe(before!.taskId);
 
   // Both runs' lines, oldest first, cut to the tail asked for (Swarm alone sends that many of each run).
-  const all = await until(() => driver.logs(id, 1000), (l) => l.filter((line) => text(line).startsWith('node starting')).length === 2, 30_000);
+  const all = await until(
+    () => driver.logs(id, 1000),
+    (l) => l.filter((line) => text(line).startsWith('node starting')).length === 2,
+    30_000,
+  );
   expect(all.filter((line) => text(line).startsWith('node starting'))).toHaveLength(2);
   expect([...all].sort()).toEqual(all);
   for (const line of all) expect(line).toMatch(LINE);
@@ -146,11 +171,22 @@ it('observes 1 node and 5 nodes in the same three engine requests, and asks only
   }
 });
 
-it('observes a node no host can fit offline, with Swarm\'s reason', async () => {
+it("observes a node no host can fit offline, with Swarm's reason", async () => {
   const id = newId();
   await driver.install({ ...spec(id), memoryMb: 256 * 1024 });
-  const o = await until(() => observed(id), (v) => !!v?.reason?.includes('no suitable node'), 30_000);
-  expect(o).toEqual({ serviceId: id, state: 'offline', taskId: expect.any(String), host: null, exitCode: null, reason: expect.stringContaining('no suitable node (insufficient resources') });
+  const o = await until(
+    () => observed(id),
+    (v) => !!v?.reason?.includes('no suitable node'),
+    30_000,
+  );
+  expect(o).toEqual({
+    serviceId: id,
+    state: 'offline',
+    taskId: expect.any(String),
+    host: null,
+    exitCode: null,
+    reason: expect.stringContaining('no suitable node (insufficient resources'),
+  });
   await driver.uninstall(id);
 });
 
@@ -159,7 +195,11 @@ it("answers a LEAK key node's lines as the node wrote them, key and all: redacti
   // Every character that URL-encoding changes in a key of base64 characters.
   const key = `LEAK${randomBytes(9).toString('hex')}+/=`;
   await driver.install(spec(id, key));
-  const lines = await until(() => driver.logs(id, 100), (l) => l.some((line) => text(line).startsWith('debug key_url=')), 30_000);
+  const lines = await until(
+    () => driver.logs(id, 100),
+    (l) => l.some((line) => text(line).startsWith('debug key_url=')),
+    30_000,
+  );
   const written = lines.map(text);
   const expected = [`debug key=${key}`, `debug key_b64=${Buffer.from(key).toString('base64')}`, `debug key_url=${encodeURIComponent(key)}`];
   for (const line of expected) expect(written).toContain(line);
@@ -171,8 +211,19 @@ it("answers a LEAK key node's lines as the node wrote them, key and all: redacti
 it('answers what a node writes to stderr as well as to stdout, in the order it was written', async () => {
   const id = newId();
   await driver.install(spec(id));
-  docker('service', 'update', '-d', '--entrypoint', "/bin/busybox sh -c 'echo to-stderr >&2; /bin/busybox sleep 1; echo to-stdout; exec /bin/busybox sh /bin/node'", nameOf(id));
-  const lines = await until(() => driver.logs(id, 100), (l) => l.some((line) => text(line) === 'to-stdout'), 30_000);
+  docker(
+    'service',
+    'update',
+    '-d',
+    '--entrypoint',
+    "/bin/busybox sh -c 'echo to-stderr >&2; /bin/busybox sleep 1; echo to-stdout; exec /bin/busybox sh /bin/node'",
+    nameOf(id),
+  );
+  const lines = await until(
+    () => driver.logs(id, 100),
+    (l) => l.some((line) => text(line) === 'to-stdout'),
+    30_000,
+  );
   const written = lines.map(text);
   expect(written).toContain('to-stderr');
   expect(written.indexOf('to-stderr')).toBeLessThan(written.indexOf('to-stdout'));

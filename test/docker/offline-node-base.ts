@@ -58,11 +58,9 @@ export function importOfflineNodeBase(tag: string): void {
     const tar = join(tmpdir(), `${root.split('/').pop()}.tar`);
     try {
       execFileSync('tar', ['-C', root, '--owner=0', '--group=0', '--numeric-owner', '-cf', tar, '.']);
-      execFileSync(
-        'docker',
-        ['import', '-c', 'ENV PATH=/usr/local/bin:/usr/bin:/bin', '-c', 'CMD ["node"]', tar, tag],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
+      execFileSync('docker', ['import', '-c', 'ENV PATH=/usr/local/bin:/usr/bin:/bin', '-c', 'CMD ["node"]', tar, tag], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
     } finally {
       rmSync(tar, { force: true });
     }

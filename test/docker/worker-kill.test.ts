@@ -69,8 +69,11 @@ describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () =>
     expect(await q('select state::text as state from private.services where id = $1', [serviceId])).toEqual([{ state: 'installing' }]);
 
     await spawnWorker();
-    await waitFor('the service to be active', async () =>
-      (await q<{ state: string }>('select state::text as state from private.services where id = $1', [serviceId]))[0]!.state === 'active', 90_000);
+    await waitFor(
+      'the service to be active',
+      async () => (await q<{ state: string }>('select state::text as state from private.services where id = $1', [serviceId]))[0]!.state === 'active',
+      90_000,
+    );
     expect(ours('service')).toHaveLength(1);
     expect(ours('secret')).toHaveLength(1);
     expect(await q(`select status, attempts from nodeharbor.jobs where task = 'install-service'`)).toEqual([{ status: 'done', attempts: 2 }]);

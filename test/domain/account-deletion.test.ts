@@ -63,7 +63,9 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   const serviceId = await createInstalled(u, 'node-1');
   const pending = await purchase(u.client, { amount: 5, credits_amount: 5 });
   expect(pending.status).toBe(200);
-  await s.deps.db.query(`insert into public.contact_messages (name, email, topic, message) values ('Grace', $1, 'support', 'Hello there, my node...')`, [u.email.toUpperCase()]);
+  await s.deps.db.query(`insert into public.contact_messages (name, email, topic, message) values ('Grace', $1, 'support', 'Hello there, my node...')`, [
+    u.email.toUpperCase(),
+  ]);
   const ledger = await count('select 1 from public.credit_transactions where user_id = $1', [u.id]);
   expect(ledger).toBe(2);
   const stale = u.token;
@@ -78,14 +80,21 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect(error).toBeNull();
 
   await waitFor('the node to go', async () => (await count('select 1 from nodeharbor.simulated_nodes where service_id = $1', [serviceId])) === 0);
-  await waitFor('the service to be deleted', async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1);
-  const { rows: [svc] } = await s.deps.db.query<{ state: string; description: string | null; key: string }>(
+  await waitFor(
+    'the service to be deleted',
+    async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1,
+  );
+  const {
+    rows: [svc],
+  } = await s.deps.db.query<{ state: string; description: string | null; key: string }>(
     `select state, description, extensions.pgp_sym_decrypt(api_key_encrypted, private.encryption_key()) as key from private.services where id = $1`,
     [serviceId],
   );
   expect(svc).toEqual({ state: 'deleted', description: null, key: '' });
 
-  const { rows: [account] } = await s.deps.db.query('select email, encrypted_password, raw_user_meta_data, deleted_at is not null as deleted from auth.users where id = $1', [u.id]);
+  const {
+    rows: [account],
+  } = await s.deps.db.query('select email, encrypted_password, raw_user_meta_data, deleted_at is not null as deleted from auth.users where id = $1', [u.id]);
   expect(account).toEqual({ email: null, encrypted_password: null, raw_user_meta_data: {}, deleted: true });
   for (const table of ['public.profiles where id', 'public.dev_access_users where user_id', 'auth.sessions where user_id', 'auth.identities where user_id']) {
     expect(await count(`select 1 from ${table} = $1`, [u.id])).toBe(0);
@@ -109,7 +118,9 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   expect((await deleteAccount(u, u.email)).error).toMatchObject(ended);
   // Every function that writes says the same: the deleted node is not brought back, nothing extended.
   const reactivated = await u.client.rpc('manage_service_operation', {
-    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'node-1', api_key: GALA_KEY },
+    p_service_id: serviceId,
+    p_operation: 'reactivate',
+    p_updates: { name: 'node-1', api_key: GALA_KEY },
   });
   expect(reactivated.error).toMatchObject(ended);
   const extended = await u.client.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
@@ -117,7 +128,9 @@ it('removes the person and their nodes, keeps the ledger, and refuses the tokens
   // A token that names no session (only the server could sign one) is refused by the functions themselves.
   const sessionless = await userClient(s, u.id);
   const revived = await sessionless.rpc('manage_service_operation', {
-    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'node-1', api_key: GALA_KEY },
+    p_service_id: serviceId,
+    p_operation: 'reactivate',
+    p_updates: { name: 'node-1', api_key: GALA_KEY },
   });
   expect(revived.error?.message).toBe('You must be logged in');
   const prolonged = await sessionless.rpc('extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 });
@@ -142,6 +155,9 @@ it('removes the stopped node of a suspended service with the account, instead of
   const { rows } = await s.deps.db.query<{ outcome: string }>('select private.renew_service($1, 14) as outcome', [serviceId]);
   expect(rows[0]!.outcome).toBe('suspended');
   expect((await deleteAccount(u, u.email)).error).toBeNull();
-  await waitFor('the service to be deleted', async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1);
+  await waitFor(
+    'the service to be deleted',
+    async () => (await count(`select 1 from private.services where id = $1 and state = 'deleted'`, [serviceId])) === 1,
+  );
   expect(await count('select 1 from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toBe(0);
 });

@@ -24,7 +24,12 @@ beforeAll(async () => {
   admin = await createTestUser(s, { admin: true });
   owner = await createTestUser(s, { credits: 100 });
   for (const name of ['f-online', 'f-crashed', 'f-offline', 'f-failed', 'f-installing']) {
-    const { data, error } = await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    const { data, error } = await owner.client.rpc('create_service_securely', {
+      p_name: name,
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
+    });
     if (error) throw error;
     ids[name] = (data as { id: string }).id;
   }
@@ -67,7 +72,10 @@ it('filters by state, sorts by restarts, and pages', async () => {
   expect(((await fleet(admin, { p_state: 'offline' })).data as Row[]).map((r) => r.name)).toEqual(['f-offline']);
   expect(((await fleet(admin, { p_sort: 'restarts' })).data as Row[])[0]!.name).toBe('f-crashed');
   const page2 = (await fleet(admin, { p_sort: 'name', p_descending: false, p_limit: 2, p_offset: 2 })).data as Row[];
-  expect(page2.map((r) => [r.name, r.total_count])).toEqual([['f-installing', 5], ['f-offline', 5]]);
+  expect(page2.map((r) => [r.name, r.total_count])).toEqual([
+    ['f-installing', 5],
+    ['f-offline', 5],
+  ]);
 });
 
 it('refuses anyone but an admin, and arguments outside its lists', async () => {
@@ -82,7 +90,7 @@ it('refuses anyone but an admin, and arguments outside its lists', async () => {
   expect((await s.deps.db.query('select count(*)::int as n from private.services')).rows[0]).toEqual({ n: 5 });
 });
 
-it('lets an admin retry another user\'s failed installation', async () => {
+it("lets an admin retry another user's failed installation", async () => {
   const { error } = await admin.client.rpc('retry_service_installation', { p_service_id: ids['f-failed'] });
   expect(error).toBeNull();
   expect(((await fleet(admin, { p_state: 'installing' })).data as Row[]).map((r) => r.name).sort()).toEqual(['f-failed', 'f-installing']);

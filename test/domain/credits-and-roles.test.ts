@@ -26,7 +26,11 @@ describe('update_user_credits', () => {
     const u = await createTestUser(s, { credits: 10 });
     const before = await ledger(u.id);
     const { data, error, status } = await u.client.rpc('update_user_credits', {
-      p_user_id: u.id, p_amount: 100, p_transaction_type: 'purchase', p_description: 'Free money', p_service_id: null,
+      p_user_id: u.id,
+      p_amount: 100,
+      p_transaction_type: 'purchase',
+      p_description: 'Free money',
+      p_service_id: null,
     });
     expect(data).toBeNull();
     expect(status).toBe(403);
@@ -39,7 +43,11 @@ describe('update_user_credits', () => {
     const other = await createTestUser(s, { credits: 10 });
     const charge = (userId: string, amount: number) =>
       u.client.rpc('update_user_credits', {
-        p_user_id: userId, p_amount: amount, p_transaction_type: 'service_charge', p_description: 'Charge', p_service_id: null,
+        p_user_id: userId,
+        p_amount: amount,
+        p_transaction_type: 'service_charge',
+        p_description: 'Charge',
+        p_service_id: null,
       });
     expect((await charge(u.id, -4)).data).toBe(true);
     expect(await ledger(u.id)).toEqual({ balance: '6.00', n: 2 });
@@ -55,7 +63,11 @@ describe('update_user_credits', () => {
   it('lets the service role add credit', async () => {
     const u = await createTestUser(s);
     const { data, error } = await s.serviceClient().rpc('update_user_credits', {
-      p_user_id: u.id, p_amount: 25, p_transaction_type: 'purchase', p_description: 'Top-up', p_service_id: null,
+      p_user_id: u.id,
+      p_amount: 25,
+      p_transaction_type: 'purchase',
+      p_description: 'Top-up',
+      p_service_id: null,
     });
     expect(error).toBeNull();
     expect(data).toBe(true);
@@ -67,7 +79,11 @@ describe('update_user_credits', () => {
     const service = s.serviceClient();
     const topUp = () =>
       service.rpc('update_user_credits', {
-        p_user_id: u.id, p_amount: 15, p_transaction_type: 'purchase', p_description: 'Order 42', p_idempotency_key: 'order-42',
+        p_user_id: u.id,
+        p_amount: 15,
+        p_transaction_type: 'purchase',
+        p_description: 'Order 42',
+        p_idempotency_key: 'order-42',
       });
     const runs = await Promise.all([topUp(), topUp(), topUp()]);
     expect(runs.map((r) => r.data)).toEqual([true, true, true]);
@@ -75,7 +91,11 @@ describe('update_user_credits', () => {
 
     const charge = () =>
       u.client.rpc('update_user_credits', {
-        p_user_id: u.id, p_amount: -20, p_transaction_type: 'service_charge', p_description: 'Charge', p_idempotency_key: 'order-42',
+        p_user_id: u.id,
+        p_amount: -20,
+        p_transaction_type: 'service_charge',
+        p_description: 'Charge',
+        p_idempotency_key: 'order-42',
       });
     // The user's key lives in its own namespace: it does not collide with the server's "order-42".
     expect((await charge()).data).toBe(true);
@@ -89,7 +109,12 @@ describe('update_user_credits', () => {
     const u = await createTestUser(s, { credits: 10 });
     const call = (args: Record<string, unknown>) =>
       u.client.rpc('update_user_credits', {
-        p_user_id: u.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'Charge', p_service_id: null, ...args,
+        p_user_id: u.id,
+        p_amount: -1,
+        p_transaction_type: 'service_charge',
+        p_description: 'Charge',
+        p_service_id: null,
+        ...args,
       });
     expect((await call({ p_transaction_type: 'refund' })).error?.message).toBe('A user can only record a service_charge');
     expect((await call({ p_transaction_type: 'gift' })).error?.message).toBe('Unknown transaction type: gift');
@@ -104,7 +129,10 @@ describe('update_user_credits', () => {
     const u = await createTestUser(s, { credits: 10 });
     const other = await createTestUser(s, { credits: 20 });
     const { data } = await other.client.rpc('create_service_securely', {
-      p_name: 'not-yours', p_description: null, p_api_key: `${'A'.repeat(43)}=`, p_product_id: '00000000-0000-4000-8000-000000000001',
+      p_name: 'not-yours',
+      p_description: null,
+      p_api_key: `${'A'.repeat(43)}=`,
+      p_product_id: '00000000-0000-4000-8000-000000000001',
     });
     const theirs = (data as { id: string }).id;
     const charge = (c: typeof u.client, args: Record<string, unknown> = {}) =>
@@ -125,12 +153,8 @@ describe('update_user_credits', () => {
 
   it('keeps the ledger append-only, even for the owner connection', async () => {
     const u = await createTestUser(s, { credits: 5 });
-    await expect(s.deps.db.query('update public.credit_transactions set amount = 500 where user_id = $1', [u.id])).rejects.toThrow(
-      'The ledger is append-only',
-    );
-    await expect(s.deps.db.query('delete from public.credit_transactions where user_id = $1', [u.id])).rejects.toThrow(
-      'The ledger is append-only',
-    );
+    await expect(s.deps.db.query('update public.credit_transactions set amount = 500 where user_id = $1', [u.id])).rejects.toThrow('The ledger is append-only');
+    await expect(s.deps.db.query('delete from public.credit_transactions where user_id = $1', [u.id])).rejects.toThrow('The ledger is append-only');
   });
 });
 
@@ -162,7 +186,10 @@ describe('roles', () => {
     expect(anon.status).toBe(401);
 
     await plain.client.rpc('create_service_securely', {
-      p_name: 'needle-node', p_description: null, p_api_key: `${'A'.repeat(43)}=`, p_product_id: '00000000-0000-4000-8000-000000000001',
+      p_name: 'needle-node',
+      p_description: null,
+      p_api_key: `${'A'.repeat(43)}=`,
+      p_product_id: '00000000-0000-4000-8000-000000000001',
     });
     const { data: found } = await admin.client.rpc('get_user_stats', { p_search: 'NEEDLE' });
     expect(found).toEqual([
@@ -185,7 +212,8 @@ describe('admin_add_credit', () => {
   it('lets an admin add credit with a note, once per idempotency key', async () => {
     const admin = await createTestUser(s, { admin: true });
     const u = await createTestUser(s, { credits: 5 });
-    const add = () => admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 12.5, p_note: 'Goodwill for the outage', p_idempotency_key: 'ticket-7' });
+    const add = () =>
+      admin.client.rpc('admin_add_credit', { p_user_id: u.id, p_amount: 12.5, p_note: 'Goodwill for the outage', p_idempotency_key: 'ticket-7' });
     expect((await add()).data).toBe(17.5);
     expect((await add()).data).toBe(17.5);
     const { data } = await u.client.from('credit_transactions').select('type, amount, description').eq('type', 'admin_credit').order('created_at');

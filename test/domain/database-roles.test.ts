@@ -15,8 +15,15 @@ afterAll(() => s.stop());
 const API_ROLES = ['anon', 'authenticated'] as const;
 /** Each table the API exposes, with its key column. */
 const KEYS: Record<string, string> = {
-  admin_users: 'user_id', contact_messages: 'id', credit_purchases: 'id', credit_transactions: 'id', dev_access_users: 'user_id',
-  products: 'id', profiles: 'id', service_events: 'id', user_credits: 'user_id',
+  admin_users: 'user_id',
+  contact_messages: 'id',
+  credit_purchases: 'id',
+  credit_transactions: 'id',
+  dev_access_users: 'user_id',
+  products: 'id',
+  profiles: 'id',
+  service_events: 'id',
+  user_credits: 'user_id',
 };
 const TABLES = Object.keys(KEYS);
 

@@ -57,8 +57,7 @@ function startWith(env: Record<string, string>) {
 
 const apiKeys = async (db: Queryable) =>
   (await db.query<{ k: string }>(`select private.service_json(id)->>'api_key' as k from private.services order by created_at`)).rows.map((r) => r.k);
-const storedSecret = async () =>
-  (await s.rawDb.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows[0]!.secret;
+const storedSecret = async () => (await s.rawDb.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows[0]!.secret;
 
 it('a dump of every table holds neither the key nor anything that decrypts the API keys', async () => {
   const dump = await dumpTables(s.rawDb);
@@ -68,9 +67,7 @@ it('a dump of every table holds neither the key nor anything that decrypts the A
   const settings = await s.rawDb.query<{ value: string }>('select value from nodeharbor.settings');
   const secret = await storedSecret();
   for (const { value } of settings.rows) {
-    await expect(s.rawDb.query('select extensions.pgp_sym_decrypt(api_key_encrypted, $1) from private.services', [value])).rejects.toThrow(
-      /Wrong key/,
-    );
+    await expect(s.rawDb.query('select extensions.pgp_sym_decrypt(api_key_encrypted, $1) from private.services', [value])).rejects.toThrow(/Wrong key/);
     expect(() => decryptSecret({ current: value, previous: undefined }, factor.id, secret)).toThrow();
   }
 });

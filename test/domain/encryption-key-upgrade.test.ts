@@ -82,7 +82,7 @@ it('the embedded default moves the key out: its secrets file keeps it, the datab
   await start({}, dataDir);
 });
 
-it("ENCRYPTION_KEY, which DATABASE_URL requires, must match the check value, or the start is refused", async () => {
+it('ENCRYPTION_KEY, which DATABASE_URL requires, must match the check value, or the start is refused', async () => {
   await expect(start({ ENCRYPTION_KEY: 'not-the-key-of-this-database-0123456789' })).rejects.toThrow(
     /^Invalid configuration:\n {2}- ENCRYPTION_KEY is not the key this database was set up with/,
   );

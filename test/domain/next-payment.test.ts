@@ -16,7 +16,10 @@ afterAll(() => s.stop());
 
 async function service(u: TestUser, name: string, product: string, renewsAt: string, state: 'active' | 'expired' | 'installing' | 'suspended' = 'active') {
   const { data, error } = await u.client.rpc('create_service_securely', {
-    p_name: name, p_description: null, p_api_key: product === MASTER_NODE ? LICENCE_KEY : GALA_KEY, p_product_id: product,
+    p_name: name,
+    p_description: null,
+    p_api_key: product === MASTER_NODE ? LICENCE_KEY : GALA_KEY,
+    p_product_id: product,
   });
   if (error) throw error;
   const id = (data as { id: string }).id;

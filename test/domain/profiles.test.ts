@@ -10,7 +10,11 @@ afterAll(() => s.stop());
 
 it('creates a profile and a zero balance with the user, full_name from the sign-up metadata', async () => {
   const c = s.client();
-  const { data, error } = await c.auth.signUp({ email: 'new-user@nodeharbor.test', password: 'long-enough-1', options: { data: { full_name: 'Ada Lovelace' } } });
+  const { data, error } = await c.auth.signUp({
+    email: 'new-user@nodeharbor.test',
+    password: 'long-enough-1',
+    options: { data: { full_name: 'Ada Lovelace' } },
+  });
   expect(error).toBeNull();
   const id = data.user!.id;
   const { data: profile } = await c.from('profiles').select('id, full_name, email, darkmode_enabled').eq('id', id).single();

@@ -92,7 +92,15 @@ beforeAll(async () => {
     user_credits: () => ({ user_id: b.id, balance: 1000 }),
     credit_transactions: () => ({ user_id: b.id, type: 'purchase', description: 'Forged', amount: 1000, idempotency_key: crypto.randomUUID() }),
     credit_purchases: () => ({ user_id: b.id, amount: 10, provider: 'test' }),
-    billing_documents: () => ({ number: 'NH-1999-000002', kind: 'receipt', user_id: b.id, purchase_id: purchase[0]!.id, amount: 10, provider: 'test', seller: {} }),
+    billing_documents: () => ({
+      number: 'NH-1999-000002',
+      kind: 'receipt',
+      user_id: b.id,
+      purchase_id: purchase[0]!.id,
+      amount: 10,
+      provider: 'test',
+      seller: {},
+    }),
     credit_refunds: () => ({ purchase_id: purchase[0]!.id, user_id: b.id, amount: 1, kind: 'refund' }),
     services: () => ({ user_id: b.id, name: 'forged', product_id: TOWN_STAR }),
     // Its own columns only: a computed one is refused (0A000) before the grant is looked at.
@@ -153,10 +161,16 @@ describe('row-level security matrix', () => {
   }
 
   it('shows an inactive product to admins only', async () => {
-    const { rows } = await s.deps.db.query<{ id: string }>(`insert into public.products (name, price, is_active) values ('Retired plan', 5, false) returning id`);
+    const { rows } = await s.deps.db.query<{ id: string }>(
+      `insert into public.products (name, price, is_active) values ('Retired plan', 5, false) returning id`,
+    );
     const sees = async (actor: Actor) => ((await clients[actor].from('products').select('id').eq('id', rows[0]!.id)).data ?? []).length === 1;
     expect(Object.fromEntries(await Promise.all(ACTORS.map(async (actor) => [actor, await sees(actor)])))).toEqual({
-      anon: false, userA: false, userAaal1: false, userB: false, admin: true,
+      anon: false,
+      userA: false,
+      userAaal1: false,
+      userB: false,
+      admin: true,
     });
     await s.deps.db.query('delete from public.products where id = $1', [rows[0]!.id]);
   });

@@ -14,7 +14,15 @@ beforeAll(async () => {
 afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
-type Row = { state: string; is_installed: boolean; is_deleting: boolean; is_deleted: boolean; expired: boolean; provisioning_error: string | null; renews_at: string };
+type Row = {
+  state: string;
+  is_installed: boolean;
+  is_deleting: boolean;
+  is_deleted: boolean;
+  expired: boolean;
+  provisioning_error: string | null;
+  renews_at: string;
+};
 const DAY = 86400_000;
 
 async function create(u: TestUser, name: string): Promise<string> {
@@ -33,12 +41,13 @@ async function row(u: TestUser, id: string): Promise<Row> {
 }
 const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text, params).then((r) => r.rows);
 const fail = (id: string, reason: string) => sql<{ changed: boolean | null }>('select private.fail_service_installation($1, $2) as changed', [id, reason]);
-const events = async (id: string) => (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id])).map((e) => e.event);
+const events = async (id: string) =>
+  (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id])).map((e) => e.event);
 const installJobs = async (id: string) =>
   (await sql<{ n: number }>(`select count(*)::int as n from nodeharbor.jobs where task = 'install-service' and payload ->> 'serviceId' = $1`, [id]))[0]!.n;
 
 describe('the state and its transitions', () => {
-  it('derives the spec booleans from the state, in the view and in the functions\' answers', async () => {
+  it("derives the spec booleans from the state, in the view and in the functions' answers", async () => {
     const u = await createTestUser(s, { credits: 10 });
     const id = await create(u, 'derived');
     expect(await row(u, id)).toMatchObject({ state: 'installing', is_installed: false, is_deleting: false, is_deleted: false, expired: false });
@@ -61,14 +70,18 @@ describe('the state and its transitions', () => {
 });
 
 describe('a failed installation', () => {
-  it('keeps the engine\'s reason for its owner, records it once, and leaves the booleans as installing', async () => {
+  it("keeps the engine's reason for its owner, records it once, and leaves the booleans as installing", async () => {
     const u = await createTestUser(s, { credits: 10 });
     const stranger = await createTestUser(s);
     const id = await create(u, 'fails');
     expect(await fail(id, 'No such image: nodeharbor/townstar-node:1')).toEqual([{ changed: true }]);
     expect(await fail(id, 'again')).toEqual([{ changed: null }]);
     expect(await row(u, id)).toMatchObject({
-      state: 'failed', provisioning_error: 'No such image: nodeharbor/townstar-node:1', is_installed: false, is_deleting: false, expired: false,
+      state: 'failed',
+      provisioning_error: 'No such image: nodeharbor/townstar-node:1',
+      is_installed: false,
+      is_deleting: false,
+      expired: false,
     });
     expect(await events(id)).toEqual(['install_requested', 'install_failed']);
     const { data } = await stranger.client.from('services').select('provisioning_error').eq('id', id);

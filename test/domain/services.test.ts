@@ -31,7 +31,10 @@ async function install(id: string) {
 describe('create_service_securely', () => {
   it('refuses an anonymous caller with the spec message', async () => {
     const { error, status } = await s.client().rpc('create_service_securely', {
-      p_name: 'node1', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR,
+      p_name: 'node1',
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
     });
     expect(status).toBe(401);
     expect(error?.message).toBe(messages.notLoggedIn);
@@ -82,7 +85,11 @@ describe('create_service_securely', () => {
     const renews = new Date(svc.renews_at!).getTime();
     expect(renews).toBeGreaterThan(Date.now() + 27 * 86400_000);
     expect(await balance(u)).toBe(15);
-    const { data: tx } = await u.client.from('credit_transactions').select('type, amount, description, service_id').eq('user_id', u.id).eq('type', 'service_charge');
+    const { data: tx } = await u.client
+      .from('credit_transactions')
+      .select('type, amount, description, service_id')
+      .eq('user_id', u.id)
+      .eq('type', 'service_charge');
     expect(tx).toEqual([{ type: 'service_charge', amount: -10, description: 'Service creation for Town-1 (Town Star)', service_id: svc.id }]);
   });
 
@@ -115,9 +122,17 @@ describe('create_service_securely', () => {
     const a = await createTestUser(s, { credits: 10 });
     const b = await createTestUser(s);
     const { data: created } = await create(a, 'mine');
-    const { data: mine } = await a.client.from('services').select('name, api_key').eq('is_deleted', false).eq('is_deleting', false).order('created_at', { ascending: false });
+    const { data: mine } = await a.client
+      .from('services')
+      .select('name, api_key')
+      .eq('is_deleted', false)
+      .eq('is_deleting', false)
+      .order('created_at', { ascending: false });
     expect(mine).toEqual([{ name: 'mine', api_key: GALA_KEY }]);
-    const { data: theirs } = await b.client.from('services').select('id').eq('id', (created as Svc).id);
+    const { data: theirs } = await b.client
+      .from('services')
+      .select('id')
+      .eq('id', (created as Svc).id);
     expect(theirs).toEqual([]);
     const { status } = await s.client().from('services').select('id');
     expect(status).toBe(401);
@@ -140,9 +155,7 @@ describe('deleting, reuse and reactivation', () => {
     expect(done.data).toBe(true);
 
     const { data: unused } = await u.client.rpc('get_unused_purchased_services', { p_user_id: u.id });
-    expect(unused).toEqual([
-      expect.objectContaining({ id: svc.id, name: 'reuse-me', product_id: TOWN_STAR, product_name: 'Town Star', product_price: 10 }),
-    ]);
+    expect(unused).toEqual([expect.objectContaining({ id: svc.id, name: 'reuse-me', product_id: TOWN_STAR, product_name: 'Town Star', product_price: 10 })]);
 
     // The old name is free again, and the paid period is reused: no charge, new name, new key, no description.
     const newKey = `${'B'.repeat(43)}=`;
@@ -159,8 +172,13 @@ describe('deleting, reuse and reactivation', () => {
       const svc = (await create(u, n)).data as Svc;
       ids.push(svc.id);
     }
-    await forceServiceState(s.deps.db, 'deleted', 'user_id = $1', u.id,
-      `renews_at = case name when 'early' then now() + interval '2 days' when 'late' then now() + interval '20 days' end`);
+    await forceServiceState(
+      s.deps.db,
+      'deleted',
+      'user_id = $1',
+      u.id,
+      `renews_at = case name when 'early' then now() + interval '2 days' when 'late' then now() + interval '20 days' end`,
+    );
     const order: string[] = [];
     for (const n of ['next-1', 'next-2', 'next-3']) order.push(((await create(u, n)).data as Svc).id);
     expect(order).toEqual(ids);
@@ -194,12 +212,16 @@ describe('deleting, reuse and reactivation', () => {
     expect(ok.data).toMatchObject({ name: 'svc-a', description: 'renamed' });
 
     const notDeleted = await u.client.rpc('manage_service_operation', {
-      p_service_id: b.id, p_operation: 'reactivate', p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
+      p_service_id: b.id,
+      p_operation: 'reactivate',
+      p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
     });
     expect(notDeleted.error?.message).toBe('This service cannot be reactivated');
     await forceServiceState(s.deps.db, 'deleted', 'id = $1', b.id);
     const re = await u.client.rpc('manage_service_operation', {
-      p_service_id: b.id, p_operation: 'reactivate', p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
+      p_service_id: b.id,
+      p_operation: 'reactivate',
+      p_updates: { name: 'svc-c', description: null, api_key: GALA_KEY },
     });
     expect(re.error).toBeNull();
     expect(re.data).toMatchObject({ name: 'svc-c', is_deleted: false, is_installed: false });

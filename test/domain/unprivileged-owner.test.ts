@@ -38,7 +38,10 @@ describe.skipIf(TEST_DB === 'pglite')('the server as an ordinary owner role on P
 
     const user = await createTestUser(s, { credits: 20 });
     const created = await user.client.rpc('create_service_securely', {
-      p_name: 'owner-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR,
+      p_name: 'owner-node',
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
     });
     expect(created.error).toBeNull();
     const { data } = await user.client.from('services').select('name, api_key');

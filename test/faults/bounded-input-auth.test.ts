@@ -90,7 +90,11 @@ describe('bounded input to /auth/v1', () => {
     expect(await users()).toBe(before);
 
     const stored = await metadata();
-    const put = await authFetch(t, '/user', { method: 'PUT', bearer: token, body: { data: { bio: big }, password: 'another-pass', current_password: 'secret-pass' } });
+    const put = await authFetch(t, '/user', {
+      method: 'PUT',
+      bearer: token,
+      body: { data: { bio: big }, password: 'another-pass', current_password: 'secret-pass' },
+    });
     expect(put.status).toBe(400);
     expect(put.body).toMatchObject({ code: 'validation_failed' });
     expect(await metadata()).toEqual(stored);
@@ -103,7 +107,9 @@ describe('bounded input to /auth/v1', () => {
   });
 
   it('lets metadata stored before the limit shrink, but not grow', async () => {
-    await t.deps.db.query(`update auth.users set raw_user_meta_data = raw_user_meta_data || jsonb_build_object('old', repeat('o', 900000)) where id = $1`, [userId]);
+    await t.deps.db.query(`update auth.users set raw_user_meta_data = raw_user_meta_data || jsonb_build_object('old', repeat('o', 900000)) where id = $1`, [
+      userId,
+    ]);
     const grow = await authFetch(t, '/user', { method: 'PUT', bearer: token, body: { data: { more: 'm' } } });
     expect(grow.status).toBe(400);
     const shrink = await authFetch(t, '/user', { method: 'PUT', bearer: token, body: { data: { old: null } } });

@@ -57,7 +57,9 @@ describe.runIf(embedded)('the embedded database after a power cut', () => {
     expect(found).toEqual(acknowledged);
     // At least one fsync per commit: the WAL, before the answer.
     expect(fsyncs).toBeGreaterThanOrEqual(acknowledged.length);
-    console.log(`PGlite, a power cut: ${acknowledged.length} commits acknowledged, ${found.length} found on the disk the cut left (${fsyncs} fsyncs reached it)`);
+    console.log(
+      `PGlite, a power cut: ${acknowledged.length} commits acknowledged, ${found.length} found on the disk the cut left (${fsyncs} fsyncs reached it)`,
+    );
   }, 120_000);
 
   it('would lose them as PGlite ships (fsync off, no fsync in NODEFS): the cut is a real one', async () => {

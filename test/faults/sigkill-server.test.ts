@@ -11,7 +11,11 @@ const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.te
 let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
 const settings: Setting[] = [];
 if (TEST_DB === 'pglite') {
-  settings.push({ name: 'the embedded database', env: async () => ({ ...common, DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-durable-')) }), cleanUp: async () => {} });
+  settings.push({
+    name: 'the embedded database',
+    env: async () => ({ ...common, DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-durable-')) }),
+    cleanUp: async () => {},
+  });
 } else if (await postgresAnswers()) {
   settings.push({
     name: 'PostgreSQL',
@@ -98,15 +102,18 @@ describe.each(settings)('the server on $name after a SIGKILL', ({ env: makeEnv, 
     const again = (await signIn(server.url))!;
     const read = async <T>(path: string) =>
       (await (await fetch(`${server!.url}/rest/v1/${path}`, { headers: { apikey: anonKey, Authorization: `Bearer ${again.access_token}` } })).json()) as T;
-    const ledger = await read<{ amount: string; idempotency_key: string }[]>(
-      `credit_transactions?select=amount,idempotency_key&user_id=eq.${admin.user.id}`,
-    );
+    const ledger = await read<{ amount: string; idempotency_key: string }[]>(`credit_transactions?select=amount,idempotency_key&user_id=eq.${admin.user.id}`);
     const [credit] = await read<{ balance: string }[]>(`user_credits?select=balance&user_id=eq.${admin.user.id}`);
     // admin_add_credit keys its ledger row by the admin who gave it: admin:<id>:<key>.
     const found = new Set(ledger.map((row) => row.idempotency_key.split(':').at(-1)));
     expect(credits.filter((key) => !found.has(key))).toEqual([]);
-    expect(Number(credit!.balance)).toBeCloseTo(ledger.reduce((sum, row) => sum + Number(row.amount), 0), 2);
-    console.log(`${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${sessions.length} sessions and ${credits.length} credits acknowledged before the SIGKILL; all found, the balance equals its ${ledger.length} ledger rows`);
+    expect(Number(credit!.balance)).toBeCloseTo(
+      ledger.reduce((sum, row) => sum + Number(row.amount), 0),
+      2,
+    );
+    console.log(
+      `${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${sessions.length} sessions and ${credits.length} credits acknowledged before the SIGKILL; all found, the balance equals its ${ledger.length} ledger rows`,
+    );
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     server = undefined;

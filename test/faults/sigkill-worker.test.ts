@@ -61,8 +61,9 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     const serviceId = created.rows[0]!.s.id;
 
     const first = await spawnWorker();
-    await until('the install to be claimed', async () =>
-      (await q<{ status: string }>(`select status from nodeharbor.jobs where task = 'install-service'`))[0]?.status === 'running',
+    await until(
+      'the install to be claimed',
+      async () => (await q<{ status: string }>(`select status from nodeharbor.jobs where task = 'install-service'`))[0]?.status === 'running',
     );
     await sleep(800); // inside the 3-second install
     first.child.kill('SIGKILL');
@@ -70,8 +71,9 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     expect(await q('select state from private.services where id = $1', [serviceId])).toEqual([{ state: 'installing' }]);
 
     const second = await spawnWorker();
-    await until('the service to be active', async () =>
-      (await q<{ state: string }>('select state from private.services where id = $1', [serviceId]))[0]!.state === 'active',
+    await until(
+      'the service to be active',
+      async () => (await q<{ state: string }>('select state from private.services where id = $1', [serviceId]))[0]!.state === 'active',
     );
     expect(await q(`select status, attempts from nodeharbor.jobs where task = 'install-service'`)).toEqual([{ status: 'done', attempts: 2 }]);
     expect(await q('select installs from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toEqual([{ installs: 1 }]);
@@ -91,8 +93,9 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     await renewService.run(payload, await createJobDeps(deps));
 
     const third = await spawnWorker();
-    await until('the renewal job to be taken over', async () =>
-      (await q<{ status: string }>('select status from nodeharbor.jobs where id = $1', [jobId]))[0]!.status === 'done',
+    await until(
+      'the renewal job to be taken over',
+      async () => (await q<{ status: string }>('select status from nodeharbor.jobs where id = $1', [jobId]))[0]!.status === 'done',
     );
     expect(await q('select attempts from nodeharbor.jobs where id = $1', [jobId])).toEqual([{ attempts: 2 }]);
     expect(await q(`select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`, [serviceId])).toEqual([

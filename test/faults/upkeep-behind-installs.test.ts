@@ -48,13 +48,17 @@ it('renews a due service within one sweep while a thousand installs wait on a ha
   worker = startWorker({ ...deps, provisioner: stuck }, { concurrency: { nodes: 2, upkeep: 2 }, pollMs: 50, leaseSeconds: 30, schedules: [] });
   await enqueue(s.deps.db, 'renewal-sweep', {});
 
-  const charged = await waitFor('the renewal', async () => {
-    const { rows } = await s.deps.db.query<{ amount: string }>(
-      `select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`,
-      [due],
-    );
-    return rows[0];
-  }, 30_000);
+  const charged = await waitFor(
+    'the renewal',
+    async () => {
+      const { rows } = await s.deps.db.query<{ amount: string }>(
+        `select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`,
+        [due],
+      );
+      return rows[0];
+    },
+    30_000,
+  );
   expect(charged.amount).toBe('-10.00');
   const { rows } = await s.deps.db.query<{ status: string; n: number }>(
     `select status, count(*)::int as n from nodeharbor.jobs where task = 'install-service' group by status order by status`,

@@ -13,13 +13,20 @@ async function start(env: Record<string, string>) {
 
 let configured: TestServer;
 beforeAll(async () => {
-  configured = await start({ CONTACT_TO: 'support@nodeharbor.test', SMTP_URL: 'smtps://mailer:s3cret-pass@smtp.nodeharbor.test:465', MAIL_FROM: 'NodeHarbor <hello@nodeharbor.test>' });
+  configured = await start({
+    CONTACT_TO: 'support@nodeharbor.test',
+    SMTP_URL: 'smtps://mailer:s3cret-pass@smtp.nodeharbor.test:465',
+    MAIL_FROM: 'NodeHarbor <hello@nodeharbor.test>',
+  });
 });
 
 it('tells an admin which contact settings are set, with the SMTP host but never its credentials', async () => {
   const admin = await createTestUser(configured, { admin: true });
   const r = await invokeFunction(admin.client, 'contact-settings', {});
-  expect(r).toEqual({ status: 200, body: { contact_to: 'support@nodeharbor.test', mail_from: 'NodeHarbor <hello@nodeharbor.test>', smtp_host: 'smtp.nodeharbor.test:465' } });
+  expect(r).toEqual({
+    status: 200,
+    body: { contact_to: 'support@nodeharbor.test', mail_from: 'NodeHarbor <hello@nodeharbor.test>', smtp_host: 'smtp.nodeharbor.test:465' },
+  });
   expect(JSON.stringify(r.body)).not.toContain('s3cret');
 });
 

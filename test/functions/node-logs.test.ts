@@ -40,7 +40,7 @@ afterAll(() => s.stop());
 const logs = (user: TestUser | undefined, body: unknown) => invokeFunction(user ? user.client : s.client(), 'node-logs', body);
 
 describe('node-logs', () => {
-  it('gives the owner the node\'s lines with the key redacted in every form', async () => {
+  it("gives the owner the node's lines with the key redacted in every form", async () => {
     const r = await logs(owner, { service_id: serviceId });
     expect(r.status).toBe(200);
     const lines = r.body.lines as string[];
@@ -65,7 +65,7 @@ describe('node-logs', () => {
     expect(none).toEqual(theirs);
   });
 
-  it('gives an admin any node\'s lines, redacted, and tells the owner in the service\'s log', async () => {
+  it("gives an admin any node's lines, redacted, and tells the owner in the service's log", async () => {
     const r = await logs(admin, { service_id: serviceId });
     expect(r.status).toBe(200);
     expect(JSON.stringify(r.body)).not.toContain(KEY);

@@ -10,7 +10,12 @@ let serviceId: string;
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
   owner = await createTestUser(s, { credits: 10 });
-  const { data } = await owner.client.rpc('create_service_securely', { p_name: 'mail-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { data } = await owner.client.rpc('create_service_securely', {
+    p_name: 'mail-node',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   serviceId = (data as { id: string }).id;
 });
 // Money moves here: every balance stays its ledger's sum.

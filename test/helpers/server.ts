@@ -77,8 +77,7 @@ export async function startTestServer(
     anonKey: deps.keys.anonKey,
     serviceRoleKey: deps.keys.serviceRoleKey,
     client: () => createClient(url, deps.keys.anonKey, { auth: { ...auth, storage: memoryStorage() } }),
-    serviceClient: () =>
-      createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
+    serviceClient: () => createClient(url, deps.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();

@@ -46,16 +46,27 @@ async function activeService(user: TestUser, name: string, product = MASTER_NODE
 }
 
 const view = async (user: TestUser, id: string) =>
-  (await user.client.from('services').select('node_state, last_seen_at').eq('id', id).single()).data as { node_state: string | null; last_seen_at: string | null } | null;
+  (await user.client.from('services').select('node_state, last_seen_at').eq('id', id).single()).data as {
+    node_state: string | null;
+    last_seen_at: string | null;
+  } | null;
 const uptime = async (user: TestUser, id: string) =>
   (await user.client.from('service_uptime').select('*').eq('service_id', id).order('day')).data as {
-    day: string; seconds_online: number; seconds_observed: number; threshold_seconds: number | null; meets_threshold: boolean | null;
+    day: string;
+    seconds_online: number;
+    seconds_observed: number;
+    threshold_seconds: number | null;
+    meets_threshold: boolean | null;
   }[];
 const nodeEvents = async (id: string) =>
-  (await sql<{ event: string; detail: Record<string, unknown> | null }>(
-    `select event, detail from public.service_events where service_id = $1 and event like 'node\\_%' order by id`, [id],
-  )).map((e) => nodeEventText(e.event, e.detail));
-const mails = async (subject: string) => sql<{ to_address: string; text_body: string }>('select to_address, text_body from nodeharbor.outbox where subject = $1', [subject]);
+  (
+    await sql<{ event: string; detail: Record<string, unknown> | null }>(
+      `select event, detail from public.service_events where service_id = $1 and event like 'node\\_%' order by id`,
+      [id],
+    )
+  ).map((e) => nodeEventText(e.event, e.detail));
+const mails = async (subject: string) =>
+  sql<{ to_address: string; text_body: string }>('select to_address, text_body from nodeharbor.outbox where subject = $1', [subject]);
 
 describe('the node monitor', () => {
   it('reports a node online with its last-seen time, and writes only transitions', async () => {
@@ -130,23 +141,32 @@ describe('the node monitor', () => {
     // Offline since the last sample: observed, not online.
     await simulateOutage(s.deps.db, id, 30);
     await sweepNodes(deps);
-    const before = (await sql<{ online: number; observed: number }>(
-      `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
-    ))[0]!;
+    const before = (
+      await sql<{ online: number; observed: number }>(
+        `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`,
+        [id],
+      )
+    )[0]!;
     await sleep(1100);
     await sweepNodes(deps);
-    const after = (await sql<{ online: number; observed: number }>(
-      `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
-    ))[0]!;
+    const after = (
+      await sql<{ online: number; observed: number }>(
+        `select seconds_online as online, seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`,
+        [id],
+      )
+    )[0]!;
     expect(after.online).toBe(before.online);
     expect(after.observed).toBeGreaterThan(before.observed + 1);
 
     // No sweep for longer than three intervals: the gap is not observed at all.
     await sql(`update private.node_monitor set swept_at = now() - interval '10 minutes'`);
     await sweepNodes(deps);
-    const gap = (await sql<{ observed: number }>(
-      `select seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`, [id],
-    ))[0]!;
+    const gap = (
+      await sql<{ observed: number }>(
+        `select seconds_observed as observed from private.node_uptime where service_id = $1 and day = (now() at time zone 'UTC')::date`,
+        [id],
+      )
+    )[0]!;
     expect(gap.observed).toBe(after.observed);
     await simulateOutage(s.deps.db, id, 0);
   });
@@ -168,8 +188,11 @@ describe('the node monitor', () => {
     await sweepNodes(deps);
     expect((await nodeEvents(id)).slice(3)).toEqual(['Node restarted (exit code 137)']);
     const counted = await owner.client
-      .from('service_events').select('id', { count: 'exact', head: true })
-      .eq('service_id', id).eq('event', 'node_restarted').gte('created_at', new Date(Date.now() - 86_400_000).toISOString());
+      .from('service_events')
+      .select('id', { count: 'exact', head: true })
+      .eq('service_id', id)
+      .eq('event', 'node_restarted')
+      .gte('created_at', new Date(Date.now() - 86_400_000).toISOString());
     expect(counted.count).toBe(2);
   });
 
@@ -248,7 +271,7 @@ describe('alerts', () => {
 });
 
 describe('what another user sees', () => {
-  it('nothing of a stranger\'s node: no state, no uptime, no events', async () => {
+  it("nothing of a stranger's node: no state, no uptime, no events", async () => {
     const id = await activeService(owner, 'mon-private');
     await sweepNodes(deps);
     await sleep(1100);
@@ -270,6 +293,8 @@ describe('retention', () => {
       [id],
     );
     await sql('select private.prune_node_history(90)');
-    expect(await sql<{ age: number }>(`select (now() at time zone 'UTC')::date - day as age from private.node_uptime where service_id = $1`, [id])).toEqual([{ age: 89 }]);
+    expect(await sql<{ age: number }>(`select (now() at time zone 'UTC')::date - day as age from private.node_uptime where service_id = $1`, [id])).toEqual([
+      { age: 89 },
+    ]);
   });
 });

@@ -113,7 +113,13 @@ function deps(db: Database): JobDeps {
 }
 function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?: number; schedules?: { task: string; everySeconds: number }[] } = {}): Worker {
   const concurrency = opts.concurrency ?? 2;
-  const w = startWorker(deps(db), { concurrency: { nodes: concurrency, upkeep: concurrency }, pollMs: 20, leaseSeconds: opts.leaseSeconds ?? 30, tasks, schedules: opts.schedules ?? [] });
+  const w = startWorker(deps(db), {
+    concurrency: { nodes: concurrency, upkeep: concurrency },
+    pollMs: 20,
+    leaseSeconds: opts.leaseSeconds ?? 30,
+    tasks,
+    schedules: opts.schedules ?? [],
+  });
   workers.push(w);
   return w;
 }
@@ -219,7 +225,11 @@ it('takes over a job whose worker died once its lease runs out, and fails one th
 it('never claims an abandoned job that has no attempt left, even when its lease runs out just before the claim', async () => {
   const last = (await enqueue(t.db, 'broken', { n: 3 }, { maxAttempts: 1 }))!;
   await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
-  await waitFor('the lease to run out', async () => (await t.db.query('select 1 from nodeharbor.jobs where id = $1 and locked_until < now()', [last])).rows.length === 1, 5000);
+  await waitFor(
+    'the lease to run out',
+    async () => (await t.db.query('select 1 from nodeharbor.jobs where id = $1 and locked_until < now()', [last])).rows.length === 1,
+    5000,
+  );
   // A worker's loop fails abandoned jobs, then claims: the lease may run out between the two.
   expect(await t.db.transaction((tx) => claim(tx, 'next-worker', 10, 30))).toEqual([]);
   expect((await failAbandoned(t.db)).map((j) => j.id)).toEqual([last]);
@@ -257,9 +267,7 @@ it('never runs one job twice with two workers on their own connections', async (
   worker(t.db, { concurrency: 4 });
   worker(second, { concurrency: 4 });
   await waitFor('every job', () => queueIsIdle(t.db), 60_000);
-  const { rows } = await t.db.query<{ status: string; attempts: number; locked_by: string }>(
-    'select status, attempts, locked_by from nodeharbor.jobs',
-  );
+  const { rows } = await t.db.query<{ status: string; attempts: number; locked_by: string }>('select status, attempts, locked_by from nodeharbor.jobs');
   expect(rows).toHaveLength(count);
   expect(rows.filter((r) => r.status !== 'done' || r.attempts !== 1)).toEqual([]);
   expect(runs.filter((r) => r.startsWith('slow-start'))).toHaveLength(count);
@@ -282,10 +290,13 @@ it('runs upkeep (a renewal, a mail) at once behind a thousand node jobs held up 
 
 it('puts the jobs that wait on the engine in the node lane, and renewals, payments, mail and monitoring in upkeep', () => {
   const lanes = Object.fromEntries([...taskRegistry.values()].map((task) => [task.name, task.lane]));
-  expect(Object.keys(lanes).filter((name) => lanes[name] === 'nodes').sort()).toEqual(
-    ['install-service', 'start-service', 'stop-service', 'uninstall-service', 'update-node-key'],
-  );
-  for (const name of ['renewal-sweep', 'renew-service', 'reconcile-purchases', 'send-email', 'send-recovery', 'monitor-nodes']) expect(lanes[name]).toBe('upkeep');
+  expect(
+    Object.keys(lanes)
+      .filter((name) => lanes[name] === 'nodes')
+      .sort(),
+  ).toEqual(['install-service', 'start-service', 'stop-service', 'uninstall-service', 'update-node-key']);
+  for (const name of ['renewal-sweep', 'renew-service', 'reconcile-purchases', 'send-email', 'send-recovery', 'monitor-nodes'])
+    expect(lanes[name]).toBe('upkeep');
 });
 
 it('schedules a recurring task once per period, however many workers run', async () => {

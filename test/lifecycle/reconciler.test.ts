@@ -25,11 +25,18 @@ afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text, params).then((r) => r.rows);
-const node = async (id: string) => (await sql<{ state: string }>('select state from nodeharbor.simulated_nodes where service_id = $1', [id]))[0]?.state ?? 'absent';
-const events = async (id: string) => (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id])).map((e) => e.event);
+const node = async (id: string) =>
+  (await sql<{ state: string }>('select state from nodeharbor.simulated_nodes where service_id = $1', [id]))[0]?.state ?? 'absent';
+const events = async (id: string) =>
+  (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id])).map((e) => e.event);
 
 async function active(name: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { data, error } = await owner.client.rpc('create_service_securely', {
+    p_name: name,
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   if (error) throw error;
   const id = (data as { id: string }).id;
   await installNode(deps, id);
@@ -43,7 +50,12 @@ it('recreates a missing node, corrects replicas both ways, removes orphans, and 
   const expired = await active('rc-expired');
   const deleted = await active('rc-deleted');
   const fine = await active('rc-fine');
-  const { data } = await owner.client.rpc('create_service_securely', { p_name: 'rc-installing', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { data } = await owner.client.rpc('create_service_securely', {
+    p_name: 'rc-installing',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   const installing = (data as { id: string }).id;
   const stranger = randomUUID();
 
@@ -65,7 +77,11 @@ it('recreates a missing node, corrects replicas both ways, removes orphans, and 
   );
   expect(corrections).toHaveLength(5);
   expect([await node(missing), await node(stopped), await node(expired), await node(deleted), await node(stranger)]).toEqual([
-    'running', 'running', 'stopped', 'absent', 'absent',
+    'running',
+    'running',
+    'stopped',
+    'absent',
+    'absent',
   ]);
   // A service installing belongs to its job: its node is not created behind it.
   expect(await node(installing)).toBe('absent');

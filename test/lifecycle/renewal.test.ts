@@ -42,10 +42,9 @@ async function balance(userId: string): Promise<string> {
 }
 async function renewalCharges(id: string) {
   return (
-    await s.deps.db.query<{ amount: string }>(
-      `select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`,
-      [id],
-    )
+    await s.deps.db.query<{ amount: string }>(`select amount from public.credit_transactions where service_id = $1 and description like 'Service renewal%'`, [
+      id,
+    ])
   ).rows;
 }
 async function events(u: TestUser, id: string): Promise<string[]> {

@@ -28,16 +28,21 @@ async function createActive(u: TestUser, name: string, product = TOWN_STAR, key 
   const { data, error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
   if (error) throw error;
   const id = (data as { id: string }).id;
-  await waitFor('the installation', async () => (await s.deps.db.query<{ state: string }>('select state::text from private.services where id = $1', [id])).rows[0]!.state === 'active');
+  await waitFor(
+    'the installation',
+    async () => (await s.deps.db.query<{ state: string }>('select state::text from private.services where id = $1', [id])).rows[0]!.state === 'active',
+  );
   return id;
 }
 const eventsOf = async (id: string) =>
   (await s.deps.db.query<{ event: string; detail: unknown }>('select event, detail from public.service_events where service_id = $1 order by id', [id])).rows;
-const keyOf = async (u: TestUser, id: string) => ((await u.client.from('services').select('api_key').eq('id', id).single()).data as { api_key: string }).api_key;
-const runOf = async (id: string) => (await s.deps.db.query<{ task: number }>('select task from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.task;
+const keyOf = async (u: TestUser, id: string) =>
+  ((await u.client.from('services').select('api_key').eq('id', id).single()).data as { api_key: string }).api_key;
+const runOf = async (id: string) =>
+  (await s.deps.db.query<{ task: number }>('select task from nodeharbor.simulated_nodes where service_id = $1', [id])).rows[0]?.task;
 const keyJobs = async (id: string) => (await jobsOf(s.deps.db, 'update-node-key')).filter((j) => j.payload.serviceId === id);
 
-it("changes the key, records it without the key, and the worker runs the node again with it", async () => {
+it('changes the key, records it without the key, and the worker runs the node again with it', async () => {
   const u = await createTestUser(s, { credits: 20 });
   const id = await createActive(u, 'rotate-1');
   const run = await runOf(id);
@@ -174,9 +179,15 @@ it("refuses a stranger's service as not found, an anonymous caller, an aal1 sess
   expect(late.error?.message).toBe('Session from session_id claim in JWT does not exist');
 
   // The deleted account's key was wiped with it: none of the three holds the attacker's key.
-  for (const [svc, key] of [[id, GALA_KEY], [mine, GALA_KEY], [theirs, '']] as const) {
+  for (const [svc, key] of [
+    [id, GALA_KEY],
+    [mine, GALA_KEY],
+    [theirs, ''],
+  ] as const) {
     const { rows } = await s.deps.db.query<{ key: string; name: string }>(
-      'select private.decrypt_with_either_key(api_key_encrypted) as key, name from private.services where id = $1', [svc]);
+      'select private.decrypt_with_either_key(api_key_encrypted) as key, name from private.services where id = $1',
+      [svc],
+    );
     expect(rows[0]!.key).toBe(key);
     expect(rows[0]!.name).not.toBe('stolen');
     expect(await keyJobs(svc)).toEqual([]);

@@ -37,7 +37,10 @@ let serviceId: string;
 it('installs a new service: installing, then active within the configured time, every step in its log', async () => {
   const started = Date.now();
   const { data, error } = await owner.client.rpc('create_service_securely', {
-    p_name: 'life-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR,
+    p_name: 'life-node',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
   });
   expect(error).toBeNull();
   serviceId = (data as { id: string }).id;
@@ -93,7 +96,10 @@ it('deletes a service: deleting, then deleted and reusable, its node removed', a
 it('reinstalls a reused service without charging again', async () => {
   const { rows: before } = await s.deps.db.query<{ balance: string }>('select balance from public.user_credits where user_id = $1', [owner.id]);
   const { data, error } = await owner.client.rpc('create_service_securely', {
-    p_name: 'second-life', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR,
+    p_name: 'second-life',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
   });
   expect(error).toBeNull();
   expect(data).toMatchObject({ id: serviceId, reused: true, charged: 0 });
@@ -108,7 +114,9 @@ it('reinstalls a service reactivated from the trash', async () => {
   expect((await owner.client.rpc('manage_service_operation', { p_service_id: serviceId, p_operation: 'delete' })).error).toBeNull();
   await waitFor('the deletion', async () => (await service(owner, serviceId)).is_deleted);
   const { error } = await owner.client.rpc('manage_service_operation', {
-    p_service_id: serviceId, p_operation: 'reactivate', p_updates: { name: 'third-life', api_key: GALA_KEY },
+    p_service_id: serviceId,
+    p_operation: 'reactivate',
+    p_updates: { name: 'third-life', api_key: GALA_KEY },
   });
   expect(error).toBeNull();
   await waitFor('the reinstall', async () => (await service(owner, serviceId)).is_installed);
@@ -118,7 +126,10 @@ it('reinstalls a service reactivated from the trash', async () => {
 it('enqueues nothing when the change is refused (the job shares the transaction)', async () => {
   const before = (await jobsOf(s.deps.db, 'install-service')).length;
   const { error } = await stranger.client.rpc('create_service_securely', {
-    p_name: 'no-money', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR,
+    p_name: 'no-money',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
   });
   expect(error?.message).toMatch(/Insufficient funds/);
   expect((await jobsOf(s.deps.db, 'install-service')).length).toBe(before);

@@ -31,7 +31,12 @@ const idle = () => waitFor('the queue to drain', () => queueIsIdle(s.deps.db));
 let serviceId: string;
 
 it('mails the owner once when the node becomes active, with its paid period and its page', async () => {
-  const { data, error } = await owner.client.rpc('create_service_securely', { p_name: 'mail-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { data, error } = await owner.client.rpc('create_service_securely', {
+    p_name: 'mail-node',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   expect(error).toBeNull();
   serviceId = (data as { id: string }).id;
   const mail = await waitFor('the active mail', async () => mailsWith('Your service mail-node is active')[0]);
@@ -78,7 +83,12 @@ it('mails again when a reused service becomes active: a new installation is a ne
     const { rows } = await s.deps.db.query<{ state: string }>('select state::text from private.services where id = $1', [serviceId]);
     return rows[0]!.state === 'deleted';
   });
-  const { data, error } = await owner.client.rpc('create_service_securely', { p_name: 'mail-node', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+  const { data, error } = await owner.client.rpc('create_service_securely', {
+    p_name: 'mail-node',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
   expect(error).toBeNull();
   expect(data).toMatchObject({ id: serviceId, reused: true });
   await waitFor('the second active mail', async () => mailsWith('Your service mail-node is active').length === 2);

@@ -16,17 +16,28 @@ afterAll(async () => {
 });
 
 const spec = (serviceId: string): NodeSpec => ({
-  serviceId, userId: randomUUID(), product: 'TOWNSTAR', image: 'nodeharbor/townstar-node:1', cpus: 1, memoryMb: 1024, pool: null, key: GALA_KEY,
+  serviceId,
+  userId: randomUUID(),
+  product: 'TOWNSTAR',
+  image: 'nodeharbor/townstar-node:1',
+  cpus: 1,
+  memoryMb: 1024,
+  pool: null,
+  key: GALA_KEY,
 });
 
-describeProvisioner('simulated', async () => ({
-  driver: createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 }),
-  spec,
-  crash: (serviceId) => simulateCrash(t.db, serviceId),
-  cleanup: async (ids) => {
-    await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
-  },
-}), { runTimeoutMs: 1000, restartTimeoutMs: 10_000 });
+describeProvisioner(
+  'simulated',
+  async () => ({
+    driver: createSimulatedDriver(t.db, { installSeconds: 0, deleteSeconds: 0 }),
+    spec,
+    crash: (serviceId) => simulateCrash(t.db, serviceId),
+    cleanup: async (ids) => {
+      await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
+    },
+  }),
+  { runTimeoutMs: 1000, restartTimeoutMs: 10_000 },
+);
 
 it('takes the configured time to install and to delete, each once, and never stores the key', async () => {
   // A test clock: each wait is recorded, and the node is not there until the wait is over.
@@ -67,6 +78,9 @@ it('crashes running nodes as SIMULATED_NODE_FAULTS says, and none without it', a
   const ours = async (driver: typeof calm) => (await driver.observe()).filter((o) => ids.includes(o.serviceId));
   expect((await ours(calm)).map((o) => o.state)).toEqual(['online', 'online']);
   const crashed = await ours(faulty);
-  expect(crashed.map((o) => [o.state, o.exitCode])).toEqual([['restarting', 137], ['restarting', 137]]);
+  expect(crashed.map((o) => [o.state, o.exitCode])).toEqual([
+    ['restarting', 137],
+    ['restarting', 137],
+  ]);
   await t.db.query('delete from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [ids]);
 });

@@ -29,7 +29,9 @@ async function row(id: string): Promise<Row> {
   return rows[0]!;
 }
 async function node(id: string) {
-  const { rows } = await s.deps.db.query<{ state: string; installs: number }>('select state, installs from nodeharbor.simulated_nodes where service_id = $1', [id]);
+  const { rows } = await s.deps.db.query<{ state: string; installs: number }>('select state, installs from nodeharbor.simulated_nodes where service_id = $1', [
+    id,
+  ]);
   return rows[0];
 }
 async function balance(userId: string): Promise<string> {

@@ -14,7 +14,18 @@ import { expectLedgerBalanced } from '../helpers/ledger';
 let s: TestServer;
 let admin: TestUser;
 
-type Entry = { actor: string; actor_id: string | null; action: string; target_type: string; target_id: string; target_label: string; before: unknown; after: unknown; address: string | null; user_agent: string | null };
+type Entry = {
+  actor: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_label: string;
+  before: unknown;
+  after: unknown;
+  address: string | null;
+  user_agent: string | null;
+};
 
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
@@ -32,22 +43,38 @@ const rpc = async <T>(client: SupabaseClient, fn: string, args: Record<string, u
 const audit = async (target: string, action?: string) =>
   (await rpc<Entry[]>(admin.client, 'admin_audit_log', { p_target: target, p_action: action ?? null })).map(
     ({ actor, actor_id, action: a, target_type, target_id, target_label, before, after, address, user_agent }) => ({
-      actor, actor_id, action: a, target_type, target_id, target_label, before, after, address, user_agent,
+      actor,
+      actor_id,
+      action: a,
+      target_type,
+      target_id,
+      target_label,
+      before,
+      after,
+      address,
+      user_agent,
     }),
   );
 const auditCount = async () => (await s.deps.db.query<{ n: number }>('select count(*)::int as n from private.admin_audit_log')).rows[0]!.n;
 const account = async (id: string) =>
-  (await s.deps.db.query<{ banned_until: Date | null; deleted_at: Date | null; sessions: number; dev: boolean }>(
-    `select u.banned_until, u.deleted_at, (select count(*)::int from auth.sessions x where x.user_id = u.id) as sessions,
+  (
+    await s.deps.db.query<{ banned_until: Date | null; deleted_at: Date | null; sessions: number; dev: boolean }>(
+      `select u.banned_until, u.deleted_at, (select count(*)::int from auth.sessions x where x.user_id = u.id) as sessions,
             exists (select 1 from public.dev_access_users d where d.user_id = u.id) as dev
        from auth.users u where u.id = $1`,
-    [id],
-  )).rows[0]!;
+      [id],
+    )
+  ).rows[0]!;
 const signIn = (u: TestUser) => s.client().auth.signInWithPassword({ email: u.email, password: u.password });
-const fromAdmin = { actor: expect.any(String), actor_id: expect.any(String), address: expect.stringMatching(/127\.0\.0\.1|::1/), user_agent: expect.any(String) };
+const fromAdmin = {
+  actor: expect.any(String),
+  actor_id: expect.any(String),
+  address: expect.stringMatching(/127\.0\.0\.1|::1/),
+  user_agent: expect.any(String),
+};
 
 describe('reading one user', () => {
-  it("answers the profile, balance, services and counts, then the ledger, purchases and events in pages, newest first", async () => {
+  it('answers the profile, balance, services and counts, then the ledger, purchases and events in pages, newest first', async () => {
     const user = await createTestUser(s, { credits: 40, fullName: 'Grace Hopper' });
     const failed = await createService(user, 'broken');
     await s.deps.db.query(`select private.fail_service_installation($1, 'No such image: x')`, [failed]);
@@ -77,17 +104,28 @@ describe('reading one user', () => {
       expect.objectContaining({ id: failed, name: 'broken', service_state: 'failed', node_state: null, provisioning_error: 'No such image: x' }),
     ]);
 
-    const ledger = await rpc<{ type: string; amount: number; service_name: string | null; total_count: number }[]>(admin.client, 'admin_user_transactions', { p_user_id: user.id });
+    const ledger = await rpc<{ type: string; amount: number; service_name: string | null; total_count: number }[]>(admin.client, 'admin_user_transactions', {
+      p_user_id: user.id,
+    });
     expect(ledger.map((t) => [t.type, Number(t.amount), t.service_name])).toEqual([
       ['service_charge', -10, 'fresh'],
       ['service_charge', -10, 'broken'],
       ['admin_credit', 40, null],
     ]);
-    const second = await rpc<{ amount: number; total_count: number }[]>(admin.client, 'admin_user_transactions', { p_user_id: user.id, p_limit: 1, p_offset: 1 });
+    const second = await rpc<{ amount: number; total_count: number }[]>(admin.client, 'admin_user_transactions', {
+      p_user_id: user.id,
+      p_limit: 1,
+      p_offset: 1,
+    });
     expect(second.map((t) => [Number(t.amount), t.total_count])).toEqual([[-10, 3]]);
 
     const purchases = await rpc<{ amount: number; status: string; provider: string }[]>(admin.client, 'admin_user_purchases', { p_user_id: user.id });
-    expect(purchases.map((p) => [Number(p.amount), p.status, p.provider]).sort()).toEqual([[25, 'completed', 'test'], [5, 'pending', 'paypal']].sort());
+    expect(purchases.map((p) => [Number(p.amount), p.status, p.provider]).sort()).toEqual(
+      [
+        [25, 'completed', 'test'],
+        [5, 'pending', 'paypal'],
+      ].sort(),
+    );
 
     const events = await rpc<{ service_name: string; event: string; detail: unknown }[]>(admin.client, 'admin_user_events', { p_user_id: user.id });
     expect(events.map((e) => [e.service_name, e.event])).toEqual([
@@ -132,8 +170,28 @@ describe('acting on one user, each change audited', () => {
     expect(await rpc(admin.client, 'admin_set_dev_access', { p_user_id: user.id, p_granted: false })).toBe(false);
     expect((await account(user.id)).dev).toBe(false);
     expect(await audit(user.id)).toEqual([
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'role.dev_access.revoke', target_type: 'user', target_id: user.id, target_label: user.email, before: { granted: true }, after: { granted: false } },
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'role.dev_access.grant', target_type: 'user', target_id: user.id, target_label: user.email, before: { granted: false }, after: { granted: true } },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'role.dev_access.revoke',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: { granted: true },
+        after: { granted: false },
+      },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'role.dev_access.grant',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: { granted: false },
+        after: { granted: true },
+      },
     ]);
   });
 
@@ -155,14 +213,34 @@ describe('acting on one user, each change audited', () => {
     expect((await s.deps.db.query(`select state from private.services where id = $1`, [service])).rows).toEqual([{ state: 'installing' }]);
 
     expect(await audit(user.id, 'user.suspend')).toEqual([
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'user.suspend', target_type: 'user', target_id: user.id, target_label: user.email, before: { suspended_until: null }, after: { suspended_until: 'infinity', sessions_ended: 2 } },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'user.suspend',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: { suspended_until: null },
+        after: { suspended_until: 'infinity', sessions_ended: 2 },
+      },
     ]);
 
     await rpc(admin.client, 'admin_reactivate_user', { p_user_id: user.id });
     expect((await account(user.id)).banned_until).toBeNull();
     expect((await signIn(user)).error).toBeNull();
     expect(await audit(user.id, 'user.reactivate')).toEqual([
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'user.reactivate', target_type: 'user', target_id: user.id, target_label: user.email, before: { suspended_until: 'infinity' }, after: { suspended_until: null } },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'user.reactivate',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: { suspended_until: 'infinity' },
+        after: { suspended_until: null },
+      },
     ]);
   });
 
@@ -188,10 +266,15 @@ describe('acting on one user, each change audited', () => {
     const user = await createTestUser(s);
     await rpc(admin.client, 'admin_send_password_reset', { p_user_id: user.id });
     // The queued job, run as the worker runs it (the other tests' installs stay queued).
-    const { rows: jobs } = await s.deps.db.query<{ payload: unknown }>(`select payload from nodeharbor.jobs where task = 'send-recovery' and payload ->> 'email' = $1`, [user.email]);
+    const { rows: jobs } = await s.deps.db.query<{ payload: unknown }>(
+      `select payload from nodeharbor.jobs where task = 'send-recovery' and payload ->> 'email' = $1`,
+      [user.email],
+    );
     expect(jobs).toHaveLength(1);
     await sendRecovery.run(sendRecovery.payload.parse(jobs[0]!.payload), await createJobDeps(s.deps));
-    const mails = (await s.deps.db.query<{ subject: string; text_body: string }>(`select subject, text_body from nodeharbor.outbox where to_address = $1`, [user.email])).rows;
+    const mails = (
+      await s.deps.db.query<{ subject: string; text_body: string }>(`select subject, text_body from nodeharbor.outbox where to_address = $1`, [user.email])
+    ).rows;
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/password/i);
     const link = new URL(/https?:\/\/\S+/.exec(mails[0]!.text_body)![0]);
@@ -201,7 +284,17 @@ describe('acting on one user, each change audited', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toContain('access_token=');
     expect(await audit(user.id, 'user.password_reset_link')).toEqual([
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'user.password_reset_link', target_type: 'user', target_id: user.id, target_label: user.email, before: null, after: { sent_to: user.email } },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'user.password_reset_link',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: null,
+        after: { sent_to: user.email },
+      },
     ]);
   });
 
@@ -216,10 +309,22 @@ describe('acting on one user, each change audited', () => {
     await rpc(admin.client, 'admin_delete_user', { p_user_id: user.id, p_email: user.email.toUpperCase() });
     expect((await account(user.id)).deleted_at).not.toBeNull();
     expect((await s.deps.db.query(`select state from private.services where id = $1`, [service])).rows).toEqual([{ state: 'deleting' }]);
-    expect((await s.deps.db.query<{ n: number }>(`select count(*)::int as n from public.credit_transactions where user_id = $1`, [user.id])).rows[0]!.n).toBe(2);
+    expect((await s.deps.db.query<{ n: number }>(`select count(*)::int as n from public.credit_transactions where user_id = $1`, [user.id])).rows[0]!.n).toBe(
+      2,
+    );
     expect((await signIn(user)).error?.message).toBe('Invalid login credentials');
     expect(await audit(user.id, 'user.delete')).toEqual([
-      { ...fromAdmin, actor: admin.email, actor_id: admin.id, action: 'user.delete', target_type: 'user', target_id: user.id, target_label: user.email, before: { email: user.email, balance: '20.00' }, after: { deleted: true } },
+      {
+        ...fromAdmin,
+        actor: admin.email,
+        actor_id: admin.id,
+        action: 'user.delete',
+        target_type: 'user',
+        target_id: user.id,
+        target_label: user.email,
+        before: { email: user.email, balance: '20.00' },
+        after: { deleted: true },
+      },
     ]);
   });
 

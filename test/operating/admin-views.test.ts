@@ -44,7 +44,18 @@ const count = async (sql: string, params: unknown[] = []) => (await s.deps.db.qu
 const users = () => count('auth.users');
 const entries = () => count('private.admin_audit_log');
 
-type Entry = { actor: string; actor_id: string | null; action: string; target_type: string; target_id: string; target_label: string; before: unknown; after: unknown; address: string | null; user_agent: string | null };
+type Entry = {
+  actor: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_label: string;
+  before: unknown;
+  after: unknown;
+  address: string | null;
+  user_agent: string | null;
+};
 const audit = async (args: Record<string, unknown>) => {
   const { data, error } = await admin.client.rpc('admin_audit_log', args);
   if (error) throw error;
@@ -68,7 +79,15 @@ describe('admin-create-user', () => {
     expect((await grace.from('credit_transactions').select('amount, description')).data).toEqual([{ amount: 25.5, description: 'Initial credit' }]);
 
     const logged = await audit({ p_target: id });
-    const who = { actor: admin.email, actor_id: admin.id, target_type: 'user', target_id: id, target_label: 'grace@example.com', address: expect.stringMatching(/127\.0\.0\.1|::1/), user_agent: USER_AGENT };
+    const who = {
+      actor: admin.email,
+      actor_id: admin.id,
+      target_type: 'user',
+      target_id: id,
+      target_label: 'grace@example.com',
+      address: expect.stringMatching(/127\.0\.0\.1|::1/),
+      user_agent: USER_AGENT,
+    };
     expect(logged).toMatchObject([
       { ...who, action: 'credit.add', before: { balance: '0.00' }, after: { balance: '25.50', amount: '25.50', note: 'Initial credit' } },
       { ...who, action: 'role.admin.grant', before: { granted: false }, after: { granted: true } },
@@ -112,17 +131,26 @@ describe('admin-create-user', () => {
 
   it('is for admins only: a customer (asking to be made admin), a visitor and an admin at aal1 are refused, and nothing changes', async () => {
     const [before, logged] = [await users(), await entries()];
-    expect(await create(customer.client, { ...valid('mallory@example.com'), admin: true })).toEqual({ status: 403, body: { error: 'Only admins can create users' } });
+    expect(await create(customer.client, { ...valid('mallory@example.com'), admin: true })).toEqual({
+      status: 403,
+      body: { error: 'Only admins can create users' },
+    });
     expect(await create(s.client(), valid('mallory@example.com'))).toEqual({ status: 401, body: { error: 'Authentication required' } });
-    expect(await invokeFunction(guarded.aal1, 'admin-create-user', valid('mallory@example.com'))).toEqual({ status: 403, body: { error: messages.secondFactorRequired } });
+    expect(await invokeFunction(guarded.aal1, 'admin-create-user', valid('mallory@example.com'))).toEqual({
+      status: 403,
+      body: { error: messages.secondFactorRequired },
+    });
     expect([await users(), await entries()]).toEqual([before, logged]);
     // The same admin past the factor may.
     expect((await create(guarded.aal2, valid('stepped-up@example.com'))).status).toBe(200);
   });
 
   it('refuses an admin who has created too many users lately, with Retry-After', async () => {
-    await s.deps.db.query(`insert into nodeharbor.rate_limits (key, window_start, count) values ($1, now(), 30)
-     on conflict (key) do update set window_start = now(), count = 30`, [`admin-create-user:user:${admin.id}`]);
+    await s.deps.db.query(
+      `insert into nodeharbor.rate_limits (key, window_start, count) values ($1, now(), 30)
+     on conflict (key) do update set window_start = now(), count = 30`,
+      [`admin-create-user:user:${admin.id}`],
+    );
     const before = await users();
     const { error } = await admin.client.functions.invoke('admin-create-user', { body: valid('one-too-many@example.com') });
     const res = (error as { context: Response }).context;
@@ -136,15 +164,22 @@ describe('admin-create-user', () => {
 
 describe('admin_contact_messages', () => {
   it('lists what the contact form stored, newest first, in pages', async () => {
-    const sent = await invokeFunction(s.client(), 'contact-form', { name: 'Ada Lovelace', email: 'ada@example.com', topic: 'sales', message: 'I would like to host ten nodes.', honeypot: '' });
+    const sent = await invokeFunction(s.client(), 'contact-form', {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      topic: 'sales',
+      message: 'I would like to host ten nodes.',
+      honeypot: '',
+    });
     expect(sent.status).toBe(200);
-    for (const [i, ago] of [[1, 3], [2, 2]] as const) {
-      await s.deps.db.query(`insert into public.contact_messages (name, email, topic, message, created_at) values ($1, $2, 'support', $3, now() - make_interval(hours => $4))`, [
-        `Sender ${i}`,
-        `sender${i}@example.com`,
-        `Message number ${i}, long enough.`,
-        ago,
-      ]);
+    for (const [i, ago] of [
+      [1, 3],
+      [2, 2],
+    ] as const) {
+      await s.deps.db.query(
+        `insert into public.contact_messages (name, email, topic, message, created_at) values ($1, $2, 'support', $3, now() - make_interval(hours => $4))`,
+        [`Sender ${i}`, `sender${i}@example.com`, `Message number ${i}, long enough.`, ago],
+      );
     }
     const { data, error } = await admin.client.rpc('admin_contact_messages');
     expect(error).toBeNull();
@@ -164,7 +199,9 @@ describe('admin_contact_messages', () => {
     expect((await guarded.aal1.rpc('admin_contact_messages')).error).toMatchObject({ code: '42501', message: messages.secondFactorRequired });
     expect((await guarded.aal2.rpc('admin_contact_messages')).error).toBeNull();
     for (const args of [{ p_limit: 0 }, { p_limit: 201 }, { p_limit: null }, { p_offset: -1 }, { p_offset: null }]) {
-      expect((await admin.client.rpc('admin_contact_messages', args)).error?.message, JSON.stringify(args)).toBe('p_limit must be 1 to 200 and p_offset at least 0');
+      expect((await admin.client.rpc('admin_contact_messages', args)).error?.message, JSON.stringify(args)).toBe(
+        'p_limit must be 1 to 200 and p_offset at least 0',
+      );
     }
     expect((await admin.client.rpc('admin_contact_messages', { p_limit: 'all' })).error).not.toBeNull();
   });
@@ -183,7 +220,18 @@ describe('the mail outbox', () => {
     expect(error).toBeNull();
     const rows = data as Record<string, unknown>[];
     expect(rows).toEqual([
-      { id: expect.any(Number), created_at: expect.any(String), to_address: customer.email, subject: 'Reset your NodeHarbor password', status: 'kept', error: null, sent_at: null, attempts: 0, attachment_names: null, total_count: 1 },
+      {
+        id: expect.any(Number),
+        created_at: expect.any(String),
+        to_address: customer.email,
+        subject: 'Reset your NodeHarbor password',
+        status: 'kept',
+        error: null,
+        sent_at: null,
+        attempts: 0,
+        attachment_names: null,
+        total_count: 1,
+      },
     ]);
     recoveryId = rows[0]!.id as number;
     const all = (await admin.client.rpc('admin_mail_outbox')).data as { id: number; total_count: number }[];
@@ -204,7 +252,16 @@ describe('the mail outbox', () => {
     expect(mail!.text_body).toMatch(/\/auth\/v1\/verify\?token=\S+&type=recovery/);
     expect(await entries()).toBe(logged + 1);
     expect(await audit({ p_action: 'mail.read', p_limit: 1 })).toMatchObject([
-      { actor: admin.email, actor_id: admin.id, target_type: 'mail', target_id: String(recoveryId), target_label: customer.email, before: null, after: { subject: 'Reset your NodeHarbor password' }, address: expect.stringMatching(/127\.0\.0\.1|::1/) },
+      {
+        actor: admin.email,
+        actor_id: admin.id,
+        target_type: 'mail',
+        target_id: String(recoveryId),
+        target_label: customer.email,
+        before: null,
+        after: { subject: 'Reset your NodeHarbor password' },
+        address: expect.stringMatching(/127\.0\.0\.1|::1/),
+      },
     ]);
   });
 
@@ -226,7 +283,14 @@ describe('the mail outbox', () => {
     }
     expect((await admin.client.rpc('admin_mail_outbox', { p_to: 'x'.repeat(321) })).error?.message).toBe('A filter is at most 320 characters');
     // The table itself is not in the API.
-    expect((await admin.client.schema('nodeharbor' as 'public').from('outbox').select('text_body')).error).not.toBeNull();
+    expect(
+      (
+        await admin.client
+          .schema('nodeharbor' as 'public')
+          .from('outbox')
+          .select('text_body')
+      ).error,
+    ).not.toBeNull();
     expect(await count('nodeharbor.outbox where id = $1', [recoveryId])).toBe(1);
   });
 });

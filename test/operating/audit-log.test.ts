@@ -12,7 +12,19 @@ let s: TestServer;
 let admin: TestUser;
 let owner: TestUser;
 
-type Entry = { actor: string; actor_id: string | null; action: string; target_type: string; target_id: string; target_label: string; before: unknown; after: unknown; address: string | null; user_agent: string | null; total_count: number };
+type Entry = {
+  actor: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_label: string;
+  before: unknown;
+  after: unknown;
+  address: string | null;
+  user_agent: string | null;
+  total_count: number;
+};
 
 beforeAll(async () => {
   s = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
@@ -89,10 +101,17 @@ it('is append-only: no update or delete, for an admin through the API or for the
   const before = (await s.deps.db.query('select count(*)::int as n from private.admin_audit_log')).rows[0];
   // Not exposed to the API at all.
   for (const client of [admin.client, owner.client]) {
-    const upd = await client.schema('private' as 'public').from('admin_audit_log').update({ actor: 'x' }).gt('id', 0);
+    const upd = await client
+      .schema('private' as 'public')
+      .from('admin_audit_log')
+      .update({ actor: 'x' })
+      .gt('id', 0);
     expect(upd.error).not.toBeNull();
   }
-  await expect(s.deps.db.query(`update private.admin_audit_log set actor = 'someone else'`)).rejects.toMatchObject({ code: '42501', message: 'The audit log is append-only' });
+  await expect(s.deps.db.query(`update private.admin_audit_log set actor = 'someone else'`)).rejects.toMatchObject({
+    code: '42501',
+    message: 'The audit log is append-only',
+  });
   await expect(s.deps.db.query('delete from private.admin_audit_log')).rejects.toMatchObject({ code: '42501' });
   await expect(s.deps.db.query('truncate private.admin_audit_log')).rejects.toMatchObject({ code: '42501' });
   // Writing an entry directly is for the server's own functions only.

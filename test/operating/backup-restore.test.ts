@@ -126,7 +126,9 @@ describe('a restore', () => {
     const target = await freshDataDir();
     const printed = await cli(restore, target, { from: file });
     expect(printed[0]).toMatch(
-      new RegExp(`^Restored 3 user\\(s\\), 2 service\\(s\\) and 4 ledger row\\(s\\) \\(\\$17\\.50 in total\\), \\d+ rows in ${tableCount()} tables from ${file}, taken \\d{4}-`),
+      new RegExp(
+        `^Restored 3 user\\(s\\), 2 service\\(s\\) and 4 ledger row\\(s\\) \\(\\$17\\.50 in total\\), \\d+ rows in ${tableCount()} tables from ${file}, taken \\d{4}-`,
+      ),
     );
     expect(printed[1]).toBe('Sessions stay valid: JWT_SECRET is the one the backup was taken with.');
     expect(await holdings(target.db)).toEqual(await expected());
@@ -183,10 +185,13 @@ describe('a restore', () => {
     ]);
     expect(await dumpTables(other.db)).toBe(before);
 
-    const rotating = await bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET: `${JWT_SECRET}-other`, ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A, LOG_LEVEL: 'silent' }), {
-      db: { ...other.db, close: async () => {} },
-      logger: createLogger('silent'),
-    });
+    const rotating = await bootstrap(
+      loadConfig({ DATA_DIR: folder, JWT_SECRET: `${JWT_SECRET}-other`, ENCRYPTION_KEY: KEY_B, ENCRYPTION_KEY_PREVIOUS: KEY_A, LOG_LEVEL: 'silent' }),
+      {
+        db: { ...other.db, close: async () => {} },
+        logger: createLogger('silent'),
+      },
+    );
     const printed = await cli(restore, rotating, { from: file });
     expect(printed[1]).toBe('JWT_SECRET is not the one the backup was taken with: everyone signed in before must sign in again.');
     // Readable with the new key alone, and the old one no longer opens anything.
@@ -237,7 +242,10 @@ describe('a restore', () => {
         'a row missing from a table',
         () => {
           const { manifest, content } = openBackup(original());
-          content.splice(content.findIndex((l) => l.includes(owner.email) && l.includes('"encrypted_password"')), 1);
+          content.splice(
+            content.findIndex((l) => l.includes(owner.email) && l.includes('"encrypted_password"')),
+            1,
+          );
           return packBackup(manifest, content);
         },
         (f) => `${f} is truncated or damaged: auth.users has 2 rows where its manifest says 3.`,
@@ -256,7 +264,8 @@ describe('a restore', () => {
           const { manifest, content } = openBackup(original());
           return packBackup({ ...manifest, migrations: [...(manifest.migrations as string[]), 'migrations/0099_from_the_future.sql'] }, content);
         },
-        (f) => `${f} was taken at migration migrations/0099_from_the_future.sql, and this NodeHarbor is at platform/0004_known_addresses_and_live_sessions.sql: restore it with the NodeHarbor version that took it.`,
+        (f) =>
+          `${f} was taken at migration migrations/0099_from_the_future.sql, and this NodeHarbor is at platform/0004_known_addresses_and_live_sessions.sql: restore it with the NodeHarbor version that took it.`,
       ],
       [
         'a whole file of other tables, though at the same migrations',

@@ -55,7 +55,10 @@ if (TEST_DB === 'pglite') {
     },
   });
 } else if (await postgresAnswers()) {
-  const secrets = { JWT_SECRET: 'operating-test-secret-that-is-long-enough-0123456789', ENCRYPTION_KEY: 'operating-test-encryption-key-long-enough-0123456789' };
+  const secrets = {
+    JWT_SECRET: 'operating-test-secret-that-is-long-enough-0123456789',
+    ENCRYPTION_KEY: 'operating-test-encryption-key-long-enough-0123456789',
+  };
   settings.push({
     name: 'PostgreSQL',
     env: async () => ({ ...common, ...secrets, DATABASE_URL: (await scratch()).url }),
@@ -165,17 +168,21 @@ describe.each(settings)('the CLI while the server runs on $name', ({ env: makeEn
     if (socket) expect(existsSync(socket)).toBe(false);
   }, 300_000);
 
-  it.runIf(TEST_DB === 'pglite')('after a SIGKILL, the socket left behind is removed and the CLI opens the database itself', async () => {
-    const env = await makeEnv();
-    server = await spawnServer(env);
-    server.child.kill('SIGKILL');
-    await server.exited;
-    server = undefined;
-    const socket = join(env.DATA_DIR!, 'control.sock');
-    expect(lstatSync(socket).isSocket()).toBe(true);
-    const list = await runCli(['users:list'], env);
-    expect(list).toMatchObject({ code: 0, stderr: '' });
-    expect(list.stdout).toContain('owner@nodeharbor.test');
-    expect(existsSync(socket)).toBe(false);
-  }, 300_000);
+  it.runIf(TEST_DB === 'pglite')(
+    'after a SIGKILL, the socket left behind is removed and the CLI opens the database itself',
+    async () => {
+      const env = await makeEnv();
+      server = await spawnServer(env);
+      server.child.kill('SIGKILL');
+      await server.exited;
+      server = undefined;
+      const socket = join(env.DATA_DIR!, 'control.sock');
+      expect(lstatSync(socket).isSocket()).toBe(true);
+      const list = await runCli(['users:list'], env);
+      expect(list).toMatchObject({ code: 0, stderr: '' });
+      expect(list.stdout).toContain('owner@nodeharbor.test');
+      expect(existsSync(socket)).toBe(false);
+    },
+    300_000,
+  );
 });

@@ -76,7 +76,8 @@ describe('the control socket', () => {
     expect(refused).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'This database already holds data (1 user(s), 0 service(s), 2 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.\n',
+      stderr:
+        'This database already holds data (1 user(s), 0 service(s), 2 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.\n',
     });
     const restored = await run('restore', { from: file, force: true });
     expect(restored).toMatchObject({ code: 0, stderr: '' });
@@ -102,7 +103,11 @@ describe('a hostile or broken request is answered with a reason and runs nothing
     ["an object's prototype", { command: '__proto__', values: {} }, 'Unknown command "__proto__".'],
     ['an option the command does not have', { command: 'users:list', values: { admin: true } }, "Unknown option '--admin' for users:list."],
     ['an inherited option name', { command: 'users:list', values: { toString: 'x' } }, "Unknown option '--toString' for users:list."],
-    ['a value for a flag', { command: 'users:create', values: { email: 'x@nodeharbor.test', password: 'correct-horse-battery', admin: 'yes' } }, "Option '--admin' of users:create takes no value."],
+    [
+      'a value for a flag',
+      { command: 'users:create', values: { email: 'x@nodeharbor.test', password: 'correct-horse-battery', admin: 'yes' } },
+      "Option '--admin' of users:create takes no value.",
+    ],
     ['a flag for a value', { command: 'users:create', values: { email: true } }, "Option '--email' of users:create takes a value."],
     ['values that are not strings or flags', { command: 'users:list', values: { search: 5 } }, 'The request is not a command with its options.'],
     ['no command', { values: {} }, 'The request is not a command with its options.'],

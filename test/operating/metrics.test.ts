@@ -26,7 +26,12 @@ const outsideAddress = Object.values(networkInterfaces())
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 /** GET `path` on `host`:`port` with these headers, answered as status and body (node:http: fetch drops no headers, but this says which socket). */
-function get(host: string, port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  host: string,
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host, port, path, headers, agent: false }, (res) => {
       let body = '';
@@ -61,7 +66,9 @@ describe('/metrics without METRICS_TOKEN', () => {
 
   it("answers this machine in Prometheus' text format, with the process metrics", async () => {
     const families = await scrape();
-    expect([...families.types.keys()]).toEqual(expect.arrayContaining(['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodeharbor_database_up']));
+    expect([...families.types.keys()]).toEqual(
+      expect.arrayContaining(['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodeharbor_database_up']),
+    );
     expect(sampleValue(families, 'nodeharbor_database_up')).toBe(1);
     expect(sampleValue(families, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(families.types.get('nodeharbor_http_requests_total')).toBe('counter');
@@ -75,7 +82,10 @@ describe('/metrics without METRICS_TOKEN', () => {
     outside.on('request', getRequestListener(createApp(s.deps).fetch));
     await new Promise<void>((r) => outside!.listen(0, outsideAddress, r));
     const port = (outside.address() as AddressInfo).port;
-    for (const headers of [{}, { 'X-Forwarded-For': '127.0.0.1' }, { 'X-Real-IP': '127.0.0.1' }, { Authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-Forwarded-For': '127.0.0.1' }, { 'X-Real-IP': '127.0.0.1' }, { Authorization: `Bearer ${TOKEN}` }] as Record<
+      string,
+      string
+    >[]) {
       const r = await get(outsideAddress!, port, '/metrics', headers);
       expect(r.status).toBe(403);
       expect(JSON.parse(r.body)).toEqual({ message: LOCAL_ONLY });
@@ -100,7 +110,11 @@ describe('/metrics without METRICS_TOKEN', () => {
     const read = await fetch(`${s.url}/rest/v1/products?select=id`, { headers: { apikey: s.anonKey } });
     expect(read.status).toBe(200);
     await read.arrayBuffer();
-    const call = await fetch(`${s.url}/rest/v1/rpc/no_such_function_${randomUUID().slice(0, 8)}`, { method: 'POST', headers: { apikey: s.anonKey, 'Content-Type': 'application/json' }, body: '{}' });
+    const call = await fetch(`${s.url}/rest/v1/rpc/no_such_function_${randomUUID().slice(0, 8)}`, {
+      method: 'POST',
+      headers: { apikey: s.anonKey, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     await call.arrayBuffer();
     expect(call.status).toBe(404);
     const missing = await fetch(`${s.url}${unknown}`);
@@ -110,7 +124,9 @@ describe('/metrics without METRICS_TOKEN', () => {
     expect((sampleValue(after, 'nodeharbor_http_requests_total', table) ?? 0) - (sampleValue(before, 'nodeharbor_http_requests_total', table) ?? 0)).toBe(1);
     expect((sampleValue(after, 'nodeharbor_http_requests_total', rpc) ?? 0) - (sampleValue(before, 'nodeharbor_http_requests_total', rpc) ?? 0)).toBe(1);
     expect(sampleValue(after, 'nodeharbor_http_request_duration_seconds_count', table)).toBe(sampleValue(after, 'nodeharbor_http_requests_total', table));
-    expect(sampleValue(after, 'nodeharbor_http_request_duration_seconds_bucket', { ...table, le: '+Inf' })).toBe(sampleValue(after, 'nodeharbor_http_requests_total', table));
+    expect(sampleValue(after, 'nodeharbor_http_request_duration_seconds_bucket', { ...table, le: '+Inf' })).toBe(
+      sampleValue(after, 'nodeharbor_http_requests_total', table),
+    );
     expect(sampleValue(after, 'nodeharbor_http_requests_total', { method: 'GET', route: UNMATCHED, status: '404' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('products');
     expect(text).not.toContain('no_such_function');
@@ -172,7 +188,14 @@ describe('/metrics with METRICS_TOKEN', () => {
   });
 
   it('refuses 401, even this machine, without it or with another of any length', async () => {
-    for (const authorization of [undefined, `Bearer ${'y'.repeat(TOKEN.length)}`, `Bearer ${TOKEN.slice(1)}`, `Bearer ${TOKEN}0`, 'Bearer a', `Basic ${TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${'y'.repeat(TOKEN.length)}`,
+      `Bearer ${TOKEN.slice(1)}`,
+      `Bearer ${TOKEN}0`,
+      'Bearer a',
+      `Basic ${TOKEN}`,
+    ]) {
       const r = await get('127.0.0.1', port(), '/metrics', authorization ? { Authorization: authorization } : {});
       expect(r.status).toBe(401);
       expect(r.headers['www-authenticate']).toBe('Bearer realm="metrics"');

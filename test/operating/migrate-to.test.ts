@@ -29,35 +29,34 @@ describe('migrate-to in this process', () => {
   };
 
   it('refuses a URL that is not PostgreSQL, without printing its password', async () => {
-    expect(await run({ 'database-url': 'mysql://root:secret@db/x' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "mysql://root:***@db/x"']);
+    expect(await run({ 'database-url': 'mysql://root:secret@db/x' })).toEqual([
+      '--database-url must be a postgres:// or postgresql:// URL, got "mysql://root:***@db/x"',
+    ]);
     expect(await run({ 'database-url': 'not a url' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "not a url"']);
     expect(await run({})).toEqual(['--database-url is required']);
   });
 
-  it.runIf(postgres)(
-    'copies a database whose secrets come from the environment, in the middle of a key rotation, and says what to set',
-    async () => {
-      const target = await createEmptyPostgres('nh_migrate');
-      try {
-        const rotating = { ...s.deps, encryptionKeys: { current: s.deps.encryptionKeys.current, previous: 'an-old-key-that-nothing-was-encrypted-with-0123' } };
-        const lines: string[] = [];
-        await migrateTo.run(rotating, { 'database-url': target.url }, (l) => lines.push(l));
-        expect(lines[0]).toMatch(/^Copied 0 user\(s\)/);
-        expect(lines.slice(1)).toEqual([
-          'Next, stop NodeHarbor and start it again with these settings:',
-          `  DATABASE_URL=${target.url}`,
-          '  JWT_SECRET=<the JWT_SECRET set now>',
-          '  ENCRYPTION_KEY=<the ENCRYPTION_KEY set now>',
-          '  (and without ENCRYPTION_KEY_PREVIOUS: every stored key is now under ENCRYPTION_KEY)',
-          s.deps.db.kind === 'pglite'
-            ? `The embedded database in ${s.deps.config.dataDir} stays as it was; what is written to it from now on is not copied.`
-            : 'This database stays as it was; what is written to it from now on is not copied.',
-        ]);
-      } finally {
-        await target.drop();
-      }
-    },
-  );
+  it.runIf(postgres)('copies a database whose secrets come from the environment, in the middle of a key rotation, and says what to set', async () => {
+    const target = await createEmptyPostgres('nh_migrate');
+    try {
+      const rotating = { ...s.deps, encryptionKeys: { current: s.deps.encryptionKeys.current, previous: 'an-old-key-that-nothing-was-encrypted-with-0123' } };
+      const lines: string[] = [];
+      await migrateTo.run(rotating, { 'database-url': target.url }, (l) => lines.push(l));
+      expect(lines[0]).toMatch(/^Copied 0 user\(s\)/);
+      expect(lines.slice(1)).toEqual([
+        'Next, stop NodeHarbor and start it again with these settings:',
+        `  DATABASE_URL=${target.url}`,
+        '  JWT_SECRET=<the JWT_SECRET set now>',
+        '  ENCRYPTION_KEY=<the ENCRYPTION_KEY set now>',
+        '  (and without ENCRYPTION_KEY_PREVIOUS: every stored key is now under ENCRYPTION_KEY)',
+        s.deps.db.kind === 'pglite'
+          ? `The embedded database in ${s.deps.config.dataDir} stays as it was; what is written to it from now on is not copied.`
+          : 'This database stays as it was; what is written to it from now on is not copied.',
+      ]);
+    } finally {
+      await target.drop();
+    }
+  });
 
   it('refuses a database it cannot reach, with the reason', async () => {
     const port = await freePort();
@@ -135,7 +134,9 @@ describe.runIf(TEST_DB === 'pglite' && postgres)('migrate-to from the embedded d
       expect(r.status).toBe(200);
     }
     // The owner's session of before goes on, and reads the node's key: the same JWT secret and encryption key.
-    const services = await fetch(`${server.url}/rest/v1/services?select=name,api_key`, { headers: { apikey: anonKey, Authorization: `Bearer ${owner.token}` } });
+    const services = await fetch(`${server.url}/rest/v1/services?select=name,api_key`, {
+      headers: { apikey: anonKey, Authorization: `Bearer ${owner.token}` },
+    });
     expect(await services.json()).toEqual([{ name: 'town-one', api_key: GALA_KEY }]);
     const credits = await fetch(`${server.url}/rest/v1/user_credits?select=balance`, { headers: { apikey: anonKey, Authorization: `Bearer ${owner.token}` } });
     expect(await credits.json()).toEqual([{ balance: 15 }]);

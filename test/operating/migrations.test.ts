@@ -104,7 +104,11 @@ it('npm run cli -- migrate:status shows the database as it is, without migrating
   dirs.push(data);
   const scratch = TEST_DB === 'postgres' ? await createEmptyPostgres('nh_status') : undefined;
   try {
-    const postgres = scratch && { DATABASE_URL: scratch.url, JWT_SECRET: 'status-test-secret-that-is-long-enough-0123456789', ENCRYPTION_KEY: 'status-test-encryption-key-long-enough-0123456789' };
+    const postgres = scratch && {
+      DATABASE_URL: scratch.url,
+      JWT_SECRET: 'status-test-secret-that-is-long-enough-0123456789',
+      ENCRYPTION_KEY: 'status-test-encryption-key-long-enough-0123456789',
+    };
     const env = { DATA_DIR: data, ...postgres };
     const files = migrationFiles({ platform: true });
     const before = await runCli(['migrate:status'], env);

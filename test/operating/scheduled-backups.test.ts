@@ -120,12 +120,18 @@ describe('the scheduled backup', () => {
     const blocked = join(dir, 'not-a-folder');
     writeFileSync(blocked, 'a file where the folder should be');
     const lines: string[] = [];
-    const deps = await createJobDeps({ ...s.deps, logger: createLogger('warn', (l) => lines.push(l)), config: { ...s.deps.config, backups: { dir: blocked, everyHours: 24, keep: 2 } } });
+    const deps = await createJobDeps({
+      ...s.deps,
+      logger: createLogger('warn', (l) => lines.push(l)),
+      config: { ...s.deps.config, backups: { dir: blocked, everyHours: 24, keep: 2 } },
+    });
     const id = (await enqueue(s.deps.db, 'backup-database', {}))!;
     const job = await runJob(deps, id);
     expect(job).toMatchObject({ status: 'pending', attempts: 1 });
     expect(job.last_error).toMatch(/ENOTDIR|EEXIST/);
-    expect(lines.map((l) => JSON.parse(l) as { msg: string; task: string })).toContainEqual(expect.objectContaining({ msg: 'job failed', task: 'backup-database' }));
+    expect(lines.map((l) => JSON.parse(l) as { msg: string; task: string })).toContainEqual(
+      expect.objectContaining({ msg: 'job failed', task: 'backup-database' }),
+    );
     await s.deps.db.query('delete from nodeharbor.jobs where id = $1', [id]);
   });
 

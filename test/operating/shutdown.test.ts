@@ -17,8 +17,20 @@ import { until } from '../helpers/until';
 // starts. PGlite's data folder admits one process, so the test reads it only between them.
 
 const ADMIN = 'owner@nodeharbor.test';
-const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: ADMIN, LOG_LEVEL: 'debug', WORKER_POLL_MS: '100', INSTALL_SETTLE_SECONDS: '0', REQUEST_TIMEOUT_SECONDS: '600' };
-type Setting = { name: string; env: () => Promise<Record<string, string>>; open: (env: Record<string, string>) => Promise<Database>; cleanUp: () => Promise<void> };
+const common = {
+  RATE_LIMITS_ENABLED: 'false',
+  ADMIN_EMAIL: ADMIN,
+  LOG_LEVEL: 'debug',
+  WORKER_POLL_MS: '100',
+  INSTALL_SETTLE_SECONDS: '0',
+  REQUEST_TIMEOUT_SECONDS: '600',
+};
+type Setting = {
+  name: string;
+  env: () => Promise<Record<string, string>>;
+  open: (env: Record<string, string>) => Promise<Database>;
+  cleanUp: () => Promise<void>;
+};
 const settings: Setting[] = [];
 let dir: string | undefined;
 let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
@@ -108,7 +120,11 @@ describe.each(settings)('npm start on $name, stopped with SIGTERM', ({ env: make
     const anonKey = ((await (await fetch(`${url}/config.json`)).json()) as { supabaseAnonKey: string }).supabaseAnonKey;
     const signIn = JSON.stringify({ email: ADMIN, password });
     const session = (await (
-      await fetch(`${url}/auth/v1/token?grant_type=password`, { method: 'POST', headers: { apikey: anonKey, 'Content-Type': 'application/json' }, body: signIn })
+      await fetch(`${url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+        body: signIn,
+      })
     ).json()) as { access_token: string; user: { id: string } };
     const rpc = async (fn: string, args: unknown) => {
       const r = await fetch(`${url}/rest/v1/rpc/${fn}`, {

@@ -65,7 +65,9 @@ function paypalId(): string {
 }
 
 function sign(transmissionId: string, event: unknown): string {
-  return createHash('sha256').update(`${transmissionId}|${WEBHOOK_ID}|${JSON.stringify(event)}`).digest('base64');
+  return createHash('sha256')
+    .update(`${transmissionId}|${WEBHOOK_ID}|${JSON.stringify(event)}`)
+    .digest('base64');
 }
 
 function issueError(status: number, name: string, issue: string, description: string, message: string) {
@@ -85,7 +87,15 @@ const NOT_FOUND = (id: string) => ({
   status: 404,
   body: {
     name: 'RESOURCE_NOT_FOUND',
-    details: [{ field: 'order_id', value: id, location: 'path', issue: 'INVALID_RESOURCE_ID', description: 'Specified resource ID does not exist. Please check the resource ID and try again.' }],
+    details: [
+      {
+        field: 'order_id',
+        value: id,
+        location: 'path',
+        issue: 'INVALID_RESOURCE_ID',
+        description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+      },
+    ],
     message: 'The specified resource does not exist.',
     debug_id: randomBytes(6).toString('hex'),
   },
@@ -231,7 +241,14 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       tokens.add(token);
       return {
         status: 200,
-        body: { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-STANDIN', expires_in: 32400, nonce: randomBytes(8).toString('hex') },
+        body: {
+          scope: 'https://uri.paypal.com/services/payments/payment',
+          access_token: token,
+          token_type: 'Bearer',
+          app_id: 'APP-STANDIN',
+          expires_in: 32400,
+          nonce: randomBytes(8).toString('hex'),
+        },
       };
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -297,16 +314,29 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       if (req.method === 'POST' && m[2]) {
         s.calls.capture++;
         if (s.fail.capture === 'timeout') return 'hang';
-        if (s.fail.capture === '5xx') return { status: 500, body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id: 'standin500' } };
+        if (s.fail.capture === '5xx')
+          return { status: 500, body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id: 'standin500' } };
         if (!o) return NOT_FOUND(m[1]!);
         if (o.status === 'COMPLETED') {
-          return issueError(422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.", UNPROCESSABLE);
+          return issueError(
+            422,
+            'UNPROCESSABLE_ENTITY',
+            'ORDER_ALREADY_CAPTURED',
+            "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
+            UNPROCESSABLE,
+          );
         }
         if (o.status !== 'APPROVED') {
           return issueError(422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.', UNPROCESSABLE);
         }
         if (s.fail.capture === 'declined') {
-          return issueError(422, 'UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED', "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.", UNPROCESSABLE);
+          return issueError(
+            422,
+            'UNPROCESSABLE_ENTITY',
+            'INSTRUMENT_DECLINED',
+            "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
+            UNPROCESSABLE,
+          );
         }
         if (s.fail.capture === 'refused') {
           return issueError(422, 'UNPROCESSABLE_ENTITY', 'PAYEE_ACCOUNT_RESTRICTED', 'The merchant account is restricted.', UNPROCESSABLE);
@@ -338,7 +368,13 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         return issueError(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded', UNPROCESSABLE);
       }
       if (refunded(captureId) + cents > captured) {
-        return issueError(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.', UNPROCESSABLE);
+        return issueError(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'REFUND_AMOUNT_EXCEEDED',
+          'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+          UNPROCESSABLE,
+        );
       }
       const r: StandInRefund = {
         id: paypalId(),

@@ -59,7 +59,13 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     const capturesBefore = paypal.calls.captured;
     const [back, ...answers] = await Promise.all([visit(returnUrl), ...Array.from({ length: 200 }, () => deliver(delivery))]);
     expect(back.location).toBe(`/dashboard/billing?payment=success&purchase=${purchaseId}`);
-    expect(answers.map((a) => a.status), logLines.filter((l) => l.includes('webhook')).slice(0, 3).join('\n')).toEqual(Array<number>(200).fill(200));
+    expect(
+      answers.map((a) => a.status),
+      logLines
+        .filter((l) => l.includes('webhook'))
+        .slice(0, 3)
+        .join('\n'),
+    ).toEqual(Array<number>(200).fill(200));
     expect(paypal.calls.captured - capturesBefore).toBe(1);
 
     // And PayPal's capture notifications, also delivered many times over.
@@ -106,7 +112,12 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
 
   it('acknowledges but never captures an approved order that is not ours', async () => {
     paypal.orders.set('FOREIGNORDER0001', {
-      id: 'FOREIGNORDER0001', status: 'APPROVED', value: '99.00', purchaseId: 'someone-else', returnUrl: 'https://shop.example/r', cancelUrl: 'https://shop.example/c',
+      id: 'FOREIGNORDER0001',
+      status: 'APPROVED',
+      value: '99.00',
+      purchaseId: 'someone-else',
+      returnUrl: 'https://shop.example/r',
+      cancelUrl: 'https://shop.example/c',
     });
     expect((await deliver(paypal.delivery('CHECKOUT.ORDER.APPROVED', 'FOREIGNORDER0001'))).status).toBe(200);
     expect(paypal.orders.get('FOREIGNORDER0001')!.status).toBe('APPROVED');

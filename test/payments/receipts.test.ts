@@ -112,7 +112,17 @@ describe('receipts', () => {
 
     const got = await download(s, ada.token, { number: receipt!.number });
     const text = await pdfText(got.bytes);
-    for (const part of [receipt!.number, '$12.50 USD', 'Ada Lovelace', ada.email, 'Harbor Test Ltd', '1 Quay Street', 'Portsmouth PO1 1AA', 'Tax ID: GB123456789', 'Provider: Test provider — no money taken']) {
+    for (const part of [
+      receipt!.number,
+      '$12.50 USD',
+      'Ada Lovelace',
+      ada.email,
+      'Harbor Test Ltd',
+      '1 Quay Street',
+      'Portsmouth PO1 1AA',
+      'Tax ID: GB123456789',
+      'Provider: Test provider — no money taken',
+    ]) {
       expect(text).toContain(part);
     }
     expect(text).not.toContain('Ada King');
@@ -139,7 +149,10 @@ describe('receipts', () => {
     await expect(
       s.deps.db.transaction(async (tx) => {
         await tx.query('set local role service_role');
-        await tx.query(`insert into public.billing_documents (number, kind, user_id, purchase_id, amount, provider, seller) values ('NH-1999-999999', 'receipt', $1, $2, 1, 'test', '{}')`, [bob.id, purchaseId]);
+        await tx.query(
+          `insert into public.billing_documents (number, kind, user_id, purchase_id, amount, provider, seller) values ('NH-1999-999999', 'receipt', $1, $2, 1, 'test', '{}')`,
+          [bob.id, purchaseId],
+        );
       }),
     ).rejects.toThrow(/permission denied/);
     const updated = await bob.client.from('billing_documents').update({ amount: 1 }).eq('number', receipt!.number).select();
@@ -247,7 +260,9 @@ describe('receipts', () => {
     expect(text).toContain('$7.00 USD');
     // The admin's outbox names the file, without its content.
     const { data } = await admin.client.rpc('admin_mail_outbox', { p_to: bob.email });
-    expect((data as { subject: string; attachment_names: string[] | null }[]).find((m) => m.subject === '[TEST] We received your payment of $7.00')).toMatchObject({
+    expect(
+      (data as { subject: string; attachment_names: string[] | null }[]).find((m) => m.subject === '[TEST] We received your payment of $7.00'),
+    ).toMatchObject({
       attachment_names: [`${receipt!.number}.pdf`],
     });
   });

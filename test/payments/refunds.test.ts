@@ -40,19 +40,29 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     return { user, purchaseId, orderId };
   }
   const refund = (client = admin.client, body: Record<string, unknown>) => invokeFunction(client, 'refund-purchase', body);
-  const deliver = (d: { headers: Record<string, string>; body: string }) => fetch(`${s.url}/payments/webhook/paypal`, { method: 'POST', headers: d.headers, body: d.body });
+  const deliver = (d: { headers: Record<string, string>; body: string }) =>
+    fetch(`${s.url}/payments/webhook/paypal`, { method: 'POST', headers: d.headers, body: d.body });
   const refundLedger = async (userId: string) =>
-    (await s.deps.db.query<{ amount: string; description: string }>(`select amount, description from public.credit_transactions where user_id = $1 and type = 'refund' order by created_at`, [userId])).rows;
+    (
+      await s.deps.db.query<{ amount: string; description: string }>(
+        `select amount, description from public.credit_transactions where user_id = $1 and type = 'refund' order by created_at`,
+        [userId],
+      )
+    ).rows;
   const documents = async (userId: string) =>
-    (await s.deps.db.query<{ number: string; kind: string; amount: string; receipt_number: string | null }>(
-      'select number, kind, amount, receipt_number from public.billing_documents where user_id = $1 order by issued_at, number',
-      [userId],
-    )).rows;
+    (
+      await s.deps.db.query<{ number: string; kind: string; amount: string; receipt_number: string | null }>(
+        'select number, kind, amount, receipt_number from public.billing_documents where user_id = $1 order by issued_at, number',
+        [userId],
+      )
+    ).rows;
   const refunds = async (purchaseId: string) =>
-    (await s.deps.db.query<{ amount: string; kind: string; status: string; provider_refund_id: string | null }>(
-      'select amount, kind, status, provider_refund_id from public.credit_refunds where purchase_id = $1 order by created_at',
-      [purchaseId],
-    )).rows;
+    (
+      await s.deps.db.query<{ amount: string; kind: string; status: string; provider_refund_id: string | null }>(
+        'select amount, kind, status, provider_refund_id from public.credit_refunds where purchase_id = $1 order by created_at',
+        [purchaseId],
+      )
+    ).rows;
   const mails = async (to: string, like: string) =>
     (await s.deps.db.query<{ n: number }>('select count(*)::int as n from nodeharbor.outbox where to_address = $1 and subject like $2', [to, like])).rows[0]!.n;
   const year = new Date().getUTCFullYear();
@@ -80,7 +90,14 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
       `select actor, action, target_id, after from private.admin_audit_log where action = 'purchase.refund' and target_id = $1`,
       [user.id],
     );
-    expect(audit).toEqual([{ actor: admin.email, action: 'purchase.refund', target_id: user.id, after: { refund_id: r.body.refund_id, amount: '10.00', reason: 'Asked by the customer' } }]);
+    expect(audit).toEqual([
+      {
+        actor: admin.email,
+        action: 'purchase.refund',
+        target_id: user.id,
+        after: { refund_id: r.body.refund_id, amount: '10.00', reason: 'Asked by the customer' },
+      },
+    ]);
 
     // PayPal then tells of the same refund, many times over and all at once: nothing more is booked.
     const answers = await Promise.all(Array.from({ length: 50 }, () => deliver(paypal.refundDelivery('PAYMENT.CAPTURE.REFUNDED', made!))));
@@ -132,7 +149,9 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await mails(user.email, 'A payment of $10.00 was reversed')).toBe(1);
 
     // Nothing can be charged to it any more.
-    const charge = await s.serviceClient().rpc('update_user_credits', { p_user_id: user.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'More' });
+    const charge = await s
+      .serviceClient()
+      .rpc('update_user_credits', { p_user_id: user.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'More' });
     expect(charge.data).toBe(false);
     const { data, error } = await admin.client.rpc('admin_user', { p_user_id: user.id });
     expect(error).toBeNull();
@@ -143,7 +162,9 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect((await purchaseRow(s, topUp.body.purchase_id as string))!.status).toBe('completed');
     expect(await balance(user.client)).toBe('-3');
     expect((await documents(user.id)).filter((d) => d.kind === 'receipt')).toHaveLength(2);
-    expect((await admin.client.rpc('admin_add_credit', { p_user_id: user.id, p_amount: 1, p_note: 'Goodwill', p_idempotency_key: crypto.randomUUID() })).error).toBeNull();
+    expect(
+      (await admin.client.rpc('admin_add_credit', { p_user_id: user.id, p_amount: 1, p_note: 'Goodwill', p_idempotency_key: crypto.randomUUID() })).error,
+    ).toBeNull();
     expect(await balance(user.client)).toBe('-2');
     // And the refund an admin would make on top is refused: it was all reversed.
     expect(await refund(admin.client, { purchase_id: purchaseId, amount: 1 })).toEqual({ status: 409, body: { error: refundTooMuchMessage(0) } });
@@ -152,16 +173,22 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
   it('two admins refunding at once cannot refund more than was paid', async () => {
     const { user, purchaseId } = await paid(10);
     const other = await createTestUser(s, { admin: true });
-    const [a, b] = await Promise.all([refund(admin.client, { purchase_id: purchaseId, amount: 6 }), refund(other.client, { purchase_id: purchaseId, amount: 6 })]);
+    const [a, b] = await Promise.all([
+      refund(admin.client, { purchase_id: purchaseId, amount: 6 }),
+      refund(other.client, { purchase_id: purchaseId, amount: 6 }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect([a, b].find((x) => x.status === 409)!.body).toEqual({ error: refundTooMuchMessage(4) });
     expect(await balance(user.client)).toBe('4');
   });
 
-  it('PayPal refusing a refund frees its amount, and the audit log says so in the admin\'s name', async () => {
+  it("PayPal refusing a refund frees its amount, and the audit log says so in the admin's name", async () => {
     const { user, purchaseId } = await paid(10);
     paypal.fail.refund = 'refused';
-    expect(await refund(admin.client, { purchase_id: purchaseId, amount: 10 })).toEqual({ status: 502, body: { error: 'PayPal refused the refund (PAYEE_ACCOUNT_RESTRICTED)' } });
+    expect(await refund(admin.client, { purchase_id: purchaseId, amount: 10 })).toEqual({
+      status: 502,
+      body: { error: 'PayPal refused the refund (PAYEE_ACCOUNT_RESTRICTED)' },
+    });
     expect((await refunds(purchaseId)).map((r) => r.status)).toEqual(['failed']);
     const { rows: audit } = await s.deps.db.query<{ actor: string; action: string }>(
       `select actor, action from private.admin_audit_log where target_id = $1 order by id`,
@@ -201,7 +228,10 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await refund(s.client(), { purchase_id: purchaseId, amount: 5 })).toEqual({ status: 401, body: { error: 'Authentication required' } });
     const guarded = await createTestUser(s, { admin: true });
     await verifyNewFactor(guarded);
-    expect(await refund(await signInAal1(s, guarded), { purchase_id: purchaseId, amount: 5 })).toEqual({ status: 403, body: { error: messages.secondFactorRequired } });
+    expect(await refund(await signInAal1(s, guarded), { purchase_id: purchaseId, amount: 5 })).toEqual({
+      status: 403,
+      body: { error: messages.secondFactorRequired },
+    });
     expect(await refunds(purchaseId)).toEqual([]);
     expect(await balance(user.client)).toBe('5');
   });
@@ -229,9 +259,15 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await balance(user.client)).toBe('5');
   });
 
-  it("acknowledges a refund of a capture that is not ours, and books nothing", async () => {
+  it('acknowledges a refund of a capture that is not ours, and books nothing', async () => {
     paypal.orders.set('FOREIGNORDER0002', {
-      id: 'FOREIGNORDER0002', status: 'COMPLETED', value: '99.00', purchaseId: 'someone-else', returnUrl: 'https://shop.example/r', cancelUrl: 'https://shop.example/c', captureId: 'FOREIGNCAPTURE02',
+      id: 'FOREIGNORDER0002',
+      status: 'COMPLETED',
+      value: '99.00',
+      purchaseId: 'someone-else',
+      returnUrl: 'https://shop.example/r',
+      cancelUrl: 'https://shop.example/c',
+      captureId: 'FOREIGNCAPTURE02',
     });
     const before = (await s.deps.db.query<{ n: number }>('select count(*)::int as n from public.credit_refunds')).rows[0]!.n;
     expect((await deliver(paypal.refundDelivery('PAYMENT.CAPTURE.REVERSED', paypal.refundElsewhere('FOREIGNORDER0002', '99.00')))).status).toBe(200);
@@ -262,7 +298,9 @@ describe('refunds through the built-in test provider', () => {
     const done = await invokeFunction(admin.client, 'refund-purchase', { purchase_id: purchaseId, amount: 8 });
     expect(done).toMatchObject({ status: 200, body: { status: 'completed' } });
     expect(await balance(user.client)).toBe('0');
-    const { rows } = await s.deps.db.query<{ provider_refund_id: string }>('select provider_refund_id from public.credit_refunds where purchase_id = $1', [purchaseId]);
+    const { rows } = await s.deps.db.query<{ provider_refund_id: string }>('select provider_refund_id from public.credit_refunds where purchase_id = $1', [
+      purchaseId,
+    ]);
     expect(rows).toEqual([{ provider_refund_id: `TEST-REFUND-${done.body.refund_id as string}` }]);
   });
 });

@@ -163,7 +163,12 @@ describe('REST reads', () => {
     expect((await csv.json()).code).toBe('PGRST107');
     const schema = await rest(s, 'items', { headers: { 'Accept-Profile': 'auth' } });
     expect(schema.status).toBe(406);
-    expect(await schema.json()).toEqual({ code: 'PGRST106', message: 'Invalid schema: auth', details: null, hint: 'Only the following schemas are exposed: public' });
+    expect(await schema.json()).toEqual({
+      code: 'PGRST106',
+      message: 'Invalid schema: auth',
+      details: null,
+      hint: 'Only the following schemas are exposed: public',
+    });
     expect(schema.headers.get('proxy-status')).toBe('PostgREST; error=PGRST106');
     const viaClient = await s.client().schema('auth').from('users').select('*');
     expect(viaClient.status).toBe(406);

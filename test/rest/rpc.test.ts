@@ -112,7 +112,10 @@ describe('REST rpc', () => {
   it('an unknown function or argument set is 404 PGRST202', async () => {
     const none = await s.client().rpc('no_such_function');
     expect(none.status).toBe(404);
-    expect(none.error).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.no_such_function without parameters in the schema cache' });
+    expect(none.error).toMatchObject({
+      code: 'PGRST202',
+      message: 'Could not find the function public.no_such_function without parameters in the schema cache',
+    });
     const wrongArgs = await s.client().rpc('add_numbers', { a: 1, c: 2 });
     expect(wrongArgs.status).toBe(404);
     expect(wrongArgs.error).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.add_numbers(a, c) in the schema cache' });

@@ -61,7 +61,11 @@ describe('REST refuses filters that could stall the server', () => {
   });
 
   it('refuses oversized like patterns and in lists', async () => {
-    const like = await s.client().from('products').select('id').like('name', `%${'a%'.repeat(600)}`);
+    const like = await s
+      .client()
+      .from('products')
+      .select('id')
+      .like('name', `%${'a%'.repeat(600)}`);
     expect(like.status).toBe(400);
     expect(like.error?.details).toMatch(/like patterns may be at most 1000/);
     const names = Array.from({ length: 1001 }, (_, i) => String(i));
@@ -79,13 +83,9 @@ describe('REST refuses filters that could stall the server', () => {
       return (query as (...a: unknown[]) => unknown)(sql, ...rest);
     }) as typeof db.query;
     try {
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => s.client().from(`no_such_table_${i}`).select('*')),
-      );
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => s.client().from(`no_such_table_${i}`).select('*')));
       expect(answers.map((a) => a.error?.code)).toEqual(Array(50).fill('PGRST205'));
-      const columns = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => s.client().from('products').select(`no_such_column_${i}`)),
-      );
+      const columns = await Promise.all(Array.from({ length: 20 }, (_, i) => s.client().from('products').select(`no_such_column_${i}`)));
       expect(columns.map((a) => a.status)).toEqual(Array(20).fill(400));
     } finally {
       db.query = query;
@@ -109,7 +109,7 @@ describe.skipIf(TEST_DB === 'pglite')('REST limits the statements one client run
 
   const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 
-  it('refuses a client\'s requests beyond its slots with 429 and Retry-After, and serves other clients', async () => {
+  it("refuses a client's requests beyond its slots with 429 and Retry-After, and serves other clients", async () => {
     // Signed in: the anon role's 3 s statement timeout would end the sleep before the slots' wait.
     const bearer = { Authorization: `Bearer ${await userToken(s, randomUUID())}` };
     const heavy = Array.from({ length: 2 * SLOTS_PER_CLIENT }, () =>
@@ -127,4 +127,3 @@ describe.skipIf(TEST_DB === 'pglite')('REST limits the statements one client run
     expect(((await refused.json()) as { code: string }).code).toBe('PGRST003');
   }, 30_000);
 });
-

@@ -43,7 +43,10 @@ describe.runIf(embedded)('a newcomer on a fresh clone', () => {
     const url = `http://localhost:${port}`;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${out}`);
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 500));
     }

@@ -10,10 +10,10 @@ import type { ClientInfo } from './sessions';
  */
 export async function isKnownAddress(db: Queryable, userId: string | null, ip: string): Promise<boolean> {
   // Asked for unknown e-mails too (userId null), so that both take the same work.
-  const { rows } = await db.query<{ known: boolean }>(
-    `select exists (select 1 from auth.known_addresses where user_id = $1 and ip = $2) as known`,
-    [userId, ip],
-  );
+  const { rows } = await db.query<{ known: boolean }>(`select exists (select 1 from auth.known_addresses where user_id = $1 and ip = $2) as known`, [
+    userId,
+    ip,
+  ]);
   return rows[0]!.known;
 }
 

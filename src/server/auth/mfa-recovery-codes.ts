@@ -33,7 +33,9 @@ function normalise(code: string): string {
  * code from ever matching another's.
  */
 function hashCode(userId: string, code: string): Buffer {
-  return createHash('sha256').update(`${userId}:${normalise(code)}`).digest();
+  return createHash('sha256')
+    .update(`${userId}:${normalise(code)}`)
+    .digest();
 }
 
 async function hasVerifiedFactor(db: Queryable, userId: string): Promise<boolean> {
@@ -43,9 +45,7 @@ async function hasVerifiedFactor(db: Queryable, userId: string): Promise<boolean
 
 /** How many unused recovery codes the caller has left. */
 export async function remainingRecoveryCodes(db: Queryable, userId: string): Promise<{ remaining: number }> {
-  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from auth.mfa_recovery_codes where user_id = $1 and used_at is null`, [
-    userId,
-  ]);
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from auth.mfa_recovery_codes where user_id = $1 and used_at is null`, [userId]);
   return { remaining: rows[0]?.n ?? 0 };
 }
 

@@ -32,8 +32,7 @@ export type EnrollResponse = {
   totp: { qr_code: string; secret: string; uri: string };
 };
 
-const tooManyFactors = () =>
-  new AuthError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
+const tooManyFactors = () => new AuthError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
 
 /** The caller's session id; MFA acts on a session, so a token without one cannot use it. */
 export function sessionOf(who: Authenticated): string {
@@ -49,10 +48,7 @@ export async function sessionAal(db: Queryable, sessionId: string): Promise<stri
 /** GoTrue's loadFactor: the user's own factor, else 404 (another user's factor is "not found" too). */
 export async function findOwnedFactor(db: Queryable, userId: string, rawId: string): Promise<FactorRow> {
   if (!isUuid(rawId)) throw new AuthError(404, 'validation_failed', 'factor_id must be an UUID');
-  const { rows } = await db.query<FactorRow>(`select ${FACTOR_COLUMNS} from auth.mfa_factors where id = $1 and user_id = $2`, [
-    rawId,
-    userId,
-  ]);
+  const { rows } = await db.query<FactorRow>(`select ${FACTOR_COLUMNS} from auth.mfa_factors where id = $1 and user_id = $2`, [rawId, userId]);
   if (!rows[0]) throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
   return rows[0];
 }
@@ -178,17 +174,11 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
       return { error: new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered') };
     }
     await tx.query(`update auth.mfa_challenges set verified_at = now() where id = $1`, [challenge.id]);
-    await tx.query(`update auth.mfa_factors set status = 'verified', last_totp_step = $2, updated_at = now() where id = $1`, [
-      factor.id,
-      step,
-    ]);
+    await tx.query(`update auth.mfa_factors set status = 'verified', last_totp_step = $2, updated_at = now() where id = $1`, [factor.id, step]);
     const session = await raiseToAal2(tx, sessionId, factor.id, 'totp');
     if (!session) return { error: new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist') };
     await tx.query(`delete from auth.sessions where user_id = $1 and aal = 'aal1'`, [who.user.id]);
-    await tx.query(`delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2`, [
-      who.user.id,
-      factor.factor_type,
-    ]);
+    await tx.query(`delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = $2`, [who.user.id, factor.factor_type]);
     const refreshToken = await reissueRefreshToken(tx, who.user.id, sessionId);
     await rememberAddress(deps, tx, who.user.id, client, { secondFactor: true });
     if (locked.status !== 'verified') await queueSecurityMail(deps, tx, who.user.id, 'factor-added', client);
@@ -205,9 +195,7 @@ export async function verifyFactor(deps: AppDeps, who: Authenticated, factor: Fa
  * front of its amr, as GoTrue sorts newest first.
  */
 export async function raiseToAal2(tx: Queryable, sessionId: string, factorId: string | null, method: 'totp' | 'recovery'): Promise<SessionRow | undefined> {
-  const { rows } = await tx.query<SessionRow>(`select id, user_id, aal, amr, not_after from auth.sessions where id = $1 for update`, [
-    sessionId,
-  ]);
+  const { rows } = await tx.query<SessionRow>(`select id, user_id, aal, amr, not_after from auth.sessions where id = $1 for update`, [sessionId]);
   if (!rows[0]) return undefined;
   const amr: AmrEntry[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }, ...rows[0].amr.filter((a) => a.method !== method)];
   const { rows: updated } = await tx.query<SessionRow>(

@@ -39,8 +39,7 @@ type LimitName = keyof typeof AUTH_LIMITS;
 
 const keyOf = (name: LimitName, subject: string) => `auth:${name}:${subject.toLowerCase()}`;
 
-const overRequestRateLimit = (wait: number) =>
-  new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached', {}, { 'Retry-After': String(wait) });
+const overRequestRateLimit = (wait: number) => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached', {}, { 'Retry-After': String(wait) });
 
 /** Counts one request against a limit; over it, throws GoTrue's 429 `over_request_rate_limit`. */
 export async function enforceRequestLimit(deps: AppDeps, name: LimitName, subject: string): Promise<void> {

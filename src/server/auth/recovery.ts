@@ -75,10 +75,7 @@ export async function mailRecoveryLink(deps: { db: Database; mailer: Mailer; pub
   await deps.db.transaction(async (tx) => {
     // Already mailed by an earlier run of this job: that mail's token must stay the valid one.
     if ((await deps.mailer.queue(tx, mail, { key: `recovery:${job.requestId}` })) === null) return;
-    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [
-      user.id,
-      hashToken(token),
-    ]);
+    await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1`, [user.id, hashToken(token)]);
   });
 }
 

@@ -127,7 +127,11 @@ type Rotated = { user: UserRow; session: SessionRow; next: string; linked: Linke
 
 async function rotateLiveToken(db: Database, refreshToken: string, client: ClientInfo): Promise<Rotated | null> {
   const next = randomToken();
-  const { rows } = await db.query<RotatedRow>(ROTATE_LIVE_TOKEN, [hashToken(refreshToken), hashToken(next), client.ip, client.userAgent ?? null], 'rotate_live_token');
+  const { rows } = await db.query<RotatedRow>(
+    ROTATE_LIVE_TOKEN,
+    [hashToken(refreshToken), hashToken(next), client.ip, client.userAgent ?? null],
+    'rotate_live_token',
+  );
   if (!rows[0]) return null;
   const { s_id, s_aal, s_amr, s_not_after, identities, factors, ...user } = rows[0];
   return { user, session: { id: s_id, user_id: user.id, aal: s_aal, amr: s_amr, not_after: s_not_after }, next, linked: { identities, factors } };

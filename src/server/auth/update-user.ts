@@ -42,10 +42,7 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
   if (update.data) checkMetadataFields(update.data);
   let hash: string | undefined;
   if (update.password !== undefined) {
-    const { rows } = await deps.db.query<{ encrypted_password: string | null }>(
-      `select encrypted_password from auth.users where id = $1`,
-      [user.id],
-    );
+    const { rows } = await deps.db.query<{ encrypted_password: string | null }>(`select encrypted_password from auth.users where id = $1`, [user.id]);
     const current = rows[0]?.encrypted_password;
     if (!(await isRecoverySession(deps, who.sessionId))) await assertCurrentPassword(deps, user, current, update.currentPassword);
     assertPasswordAcceptable(update.password);
@@ -56,10 +53,9 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
   }
   return deps.db.transaction(async (tx) => {
     if (update.data) {
-      const { rows } = await tx.query<{ raw_user_meta_data: Record<string, unknown> }>(
-        `select raw_user_meta_data from auth.users where id = $1 for update`,
-        [user.id],
-      );
+      const { rows } = await tx.query<{ raw_user_meta_data: Record<string, unknown> }>(`select raw_user_meta_data from auth.users where id = $1 for update`, [
+        user.id,
+      ]);
       const previous = rows[0]?.raw_user_meta_data ?? {};
       const meta = { ...previous };
       for (const [k, v] of Object.entries(update.data)) {

@@ -100,10 +100,7 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
   // No stored address holds U+0000, and PostgreSQL would refuse it as a parameter.
   if (email.includes('\u0000')) return null;
-  const { rows } = await db.query<UserRow>(
-    `select ${USER_COLUMNS} from auth.users where email = $1 and deleted_at is null`,
-    [email.trim().toLowerCase()],
-  );
+  const { rows } = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users where email = $1 and deleted_at is null`, [email.trim().toLowerCase()]);
   return rows[0] ?? null;
 }
 
@@ -121,10 +118,6 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
 export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
   assertPasswordAcceptable(password);
   const hash = await hashPassword(password);
-  const { rowCount } = await db.query(
-    `update auth.users set encrypted_password = $2, recovery_token = null, updated_at = now() where id = $1`,
-    [userId, hash],
-  );
+  const { rowCount } = await db.query(`update auth.users set encrypted_password = $2, recovery_token = null, updated_at = now() where id = $1`, [userId, hash]);
   if (rowCount !== 1) throw new AuthError(404, 'user_not_found', 'User not found');
 }
-

@@ -36,10 +36,14 @@ const users = ['["table","auth.users"]', '{"id":1}', '{"id":2}'];
 describe('readBackup', () => {
   it('reads a whole file and hands over each table in batches', async () => {
     const rows: [string, string[]][] = [];
-    const path = file('good', [...users, '["table","public.products"]'], [
-      { name: 'auth.users', rows: 2 },
-      { name: 'public.products', rows: 0 },
-    ]);
+    const path = file(
+      'good',
+      [...users, '["table","public.products"]'],
+      [
+        { name: 'auth.users', rows: 2 },
+        { name: 'public.products', rows: 0 },
+      ],
+    );
     expect((await readBackup(path, async (t, r) => void rows.push([t, r]))).tables).toHaveLength(2);
     expect(rows).toEqual([['auth.users', ['{"id":1}', '{"id":2}']]]);
   });
@@ -52,10 +56,18 @@ describe('readBackup', () => {
       () => file('o', ['["table","public.products"]'], [{ name: 'auth.users', rows: 0 }]),
       'found table public.products where its manifest has auth.users',
     ],
-    ['a table the manifest does not list', () => file('x', [...users, '["table","x.y"]'], [{ name: 'auth.users', rows: 2 }]), 'found table x.y where its manifest has no more tables'],
+    [
+      'a table the manifest does not list',
+      () => file('x', [...users, '["table","x.y"]'], [{ name: 'auth.users', rows: 2 }]),
+      'found table x.y where its manifest has no more tables',
+    ],
     ['a row that is not JSON', () => file('r', ['["table","auth.users"]', '{"id":'], [{ name: 'auth.users', rows: 1 }]), 'a row of auth.users is not JSON'],
     ['a row before any table', () => file('b', ['{"id":1}'], []), 'a line is neither a table heading nor a row'],
-    ['a line that is neither', () => file('n', ['["table","auth.users"]', 'id=1'], [{ name: 'auth.users', rows: 1 }]), 'a line is neither a table heading nor a row'],
+    [
+      'a line that is neither',
+      () => file('n', ['["table","auth.users"]', 'id=1'], [{ name: 'auth.users', rows: 1 }]),
+      'a line is neither a table heading nor a row',
+    ],
   ])('refuses %s', async (_name, make, why) => {
     const path = make();
     await expect(readBackup(path)).rejects.toThrow(`${path} is truncated or damaged: ${why}.`);
@@ -65,8 +77,16 @@ describe('readBackup', () => {
     const path = join(dir, 'cut');
     const content = '["table","auth.users"]\n{"id":1';
     const head = JSON.stringify({
-      format: BACKUP_FORMAT, version: BACKUP_VERSION, takenAt: 'x', database: 'pglite', migrations: [], tables: [{ name: 'auth.users', rows: 0 }],
-      sequences: [], encryptionKeyCheck: null, jwtSecretCheck: 'x', sha256: createHash('sha256').update(content).digest('hex'),
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      takenAt: 'x',
+      database: 'pglite',
+      migrations: [],
+      tables: [{ name: 'auth.users', rows: 0 }],
+      sequences: [],
+      encryptionKeyCheck: null,
+      jwtSecretCheck: 'x',
+      sha256: createHash('sha256').update(content).digest('hex'),
     });
     writeFileSync(path, Buffer.concat([gzipSync(`${head}\n`), gzipSync(content)]));
     await expect(readBackup(path)).rejects.toThrow(`${path} is truncated or damaged: it ends in the middle of a line.`);

@@ -90,7 +90,13 @@ export async function restoreBackup(target: RestoreTarget, file: string, opts: {
     await tx.exec('set local lock_timeout = 0');
     const tables = await listTables(tx);
     const names = tables.map((t) => t.name);
-    if ([...names].sort().join('\n') !== manifest.tables.map((t) => t.name).sort().join('\n')) {
+    if (
+      [...names].sort().join('\n') !==
+      manifest.tables
+        .map((t) => t.name)
+        .sort()
+        .join('\n')
+    ) {
       throw new CliError(`${file} lists other tables than this database has, though at the same migration: it was not taken by NodeHarbor.`);
     }
     const all = names.join(', ');
@@ -103,10 +109,9 @@ export async function restoreBackup(target: RestoreTarget, file: string, opts: {
     let restored = 0;
     await readBackup(file, async (table, rows) => {
       const cols = columns.get(table)!;
-      const r = await tx.query(
-        `insert into ${table} (${cols}) overriding system value select ${cols} from json_populate_recordset(null::${table}, $1::json)`,
-        [`[${rows.join(',')}]`],
-      );
+      const r = await tx.query(`insert into ${table} (${cols}) overriding system value select ${cols} from json_populate_recordset(null::${table}, $1::json)`, [
+        `[${rows.join(',')}]`,
+      ]);
       restored += r.rowCount;
     });
     for (const t of names) await tx.exec(`alter table ${t} enable trigger user`);

@@ -25,7 +25,5 @@ export function whereSecretsAre(config: Pick<Config, 'jwtSecret' | 'encryptionKe
 
 /** `JWT_SECRET=<...>` lines telling the operator which value to set, never the value itself. */
 export function secretSettings(config: Pick<Config, 'jwtSecret' | 'encryptionKey' | 'dataDir'>): string[] {
-  return secrets(config).map((s) =>
-    s.fromEnv ? `${s.variable}=<the ${s.variable} set now>` : `${s.variable}=<the ${s.field} in ${secretsFile(config)}>`,
-  );
+  return secrets(config).map((s) => (s.fromEnv ? `${s.variable}=<the ${s.variable} set now>` : `${s.variable}=<the ${s.field} in ${secretsFile(config)}>`));
 }

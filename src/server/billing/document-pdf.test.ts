@@ -43,7 +43,7 @@ describe('renderDocumentPdf', () => {
     expect(text).not.toContain('Corrects receipt');
     const info = await pdfInfo(pdf);
     expect(info.Title).toBe('NH-2026-000123');
-    expect(info.CreationDate).toBe("D:20261124233000Z");
+    expect(info.CreationDate).toBe('D:20261124233000Z');
   });
 
   it('renders the same row to the same text twice', async () => {
@@ -66,7 +66,15 @@ describe('renderDocumentPdf', () => {
         seller: { name: 'NodeHarbor', address: null, taxId: null },
       }),
     );
-    for (const part of ['Credit note', 'Number: NH-CN-2026-000007', 'Corrects receipt NH-2026-000123', 'Amount refunded', '5.00 EUR', 'For: NodeHarbor credit taken back', 'Provider: Test provider — no money taken']) {
+    for (const part of [
+      'Credit note',
+      'Number: NH-CN-2026-000007',
+      'Corrects receipt NH-2026-000123',
+      'Amount refunded',
+      '5.00 EUR',
+      'For: NodeHarbor credit taken back',
+      'Provider: Test provider — no money taken',
+    ]) {
       expect(note).toContain(part);
     }
     for (const absent of ['Tax ID', 'Billed to', 'Provider reference', '$']) expect(note).not.toContain(absent);

@@ -50,13 +50,20 @@ export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
   });
 
   const seller = doc.seller;
-  pdf.font('Helvetica-Bold').fontSize(14).text(seller.name ?? '');
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .text(seller.name ?? '');
   pdf.font('Helvetica').fontSize(10);
   for (const line of (seller.address ?? '').split(/\r?\n/)) if (line.trim()) pdf.text(line.trim());
   if (seller.taxId) pdf.text(`Tax ID: ${seller.taxId}`);
 
   pdf.moveDown(2).font('Helvetica-Bold').fontSize(22).text(DOCUMENT_TITLES[doc.kind]);
-  pdf.font('Helvetica').fontSize(11).text(`Number: ${doc.number}`).text(`Issued: ${documentDate(issuedAt)}`);
+  pdf
+    .font('Helvetica')
+    .fontSize(11)
+    .text(`Number: ${doc.number}`)
+    .text(`Issued: ${documentDate(issuedAt)}`);
   if (doc.kind === 'credit_note' && doc.receipt_number) pdf.text(`Corrects receipt ${doc.receipt_number}`);
 
   if (doc.buyer_name || doc.buyer_email) {
@@ -65,9 +72,15 @@ export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
     if (doc.buyer_email) pdf.text(doc.buyer_email);
   }
 
-  pdf.moveDown().font('Helvetica-Bold').text(doc.kind === 'receipt' ? 'Amount paid' : 'Amount refunded');
+  pdf
+    .moveDown()
+    .font('Helvetica-Bold')
+    .text(doc.kind === 'receipt' ? 'Amount paid' : 'Amount refunded');
   pdf.font('Helvetica').fontSize(16).text(documentAmount(doc.amount, doc.currency));
-  pdf.fontSize(11).moveDown().text(doc.kind === 'receipt' ? 'For: NodeHarbor credit' : 'For: NodeHarbor credit taken back');
+  pdf
+    .fontSize(11)
+    .moveDown()
+    .text(doc.kind === 'receipt' ? 'For: NodeHarbor credit' : 'For: NodeHarbor credit taken back');
   pdf.text(`Provider: ${PROVIDERS[doc.provider] ?? doc.provider}`);
   if (doc.provider_reference) pdf.text(`Provider reference: ${doc.provider_reference}`);
 

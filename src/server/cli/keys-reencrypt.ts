@@ -14,9 +14,7 @@ export const keysReencrypt: Command = {
   async run({ db, encryptionKeys }, _values, print) {
     const { apiKeys, secrets } = await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ n: number }>('select private.reencrypt_api_keys()::int as n');
-      const factors = await tx.query<{ id: string; secret: string }>(
-        `select id, secret from auth.mfa_factors where coalesce(secret, '') <> '' for update`,
-      );
+      const factors = await tx.query<{ id: string; secret: string }>(`select id, secret from auth.mfa_factors where coalesce(secret, '') <> '' for update`);
       for (const f of factors.rows) {
         const secret = encryptSecret(encryptionKeys, f.id, decryptSecret(encryptionKeys, f.id, f.secret));
         await tx.query('update auth.mfa_factors set secret = $2 where id = $1', [f.id, secret]);

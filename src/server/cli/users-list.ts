@@ -13,9 +13,7 @@ export const usersList: Command = {
     );
     if (rows.length === 0) return print('No users.');
     for (const u of rows) {
-      print(
-        [u.email.padEnd(36), (u.name ?? '-').padEnd(24), u.created_at.toISOString().slice(0, 10), u.last_sign_in_at?.toISOString() ?? 'never'].join(' '),
-      );
+      print([u.email.padEnd(36), (u.name ?? '-').padEnd(24), u.created_at.toISOString().slice(0, 10), u.last_sign_in_at?.toISOString() ?? 'never'].join(' '));
     }
   },
 };

@@ -43,7 +43,10 @@ export function answerMetricsRequests(serving: () => Worker[]): void {
         gathering.delete(id);
         AggregatorRegistry.aggregate(gather.metrics)
           .metrics()
-          .then((text) => reply({ text }), (e: unknown) => reply({ error: String(e) }));
+          .then(
+            (text) => reply({ text }),
+            (e: unknown) => reply({ error: String(e) }),
+          );
       },
     };
     gathering.set(id, gather);

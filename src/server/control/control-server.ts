@@ -17,7 +17,8 @@ function refusal(request: ControlRequest, commands: Readonly<Record<string, Comm
   for (const [name, value] of Object.entries(request.values)) {
     const option = Object.hasOwn(command.options, name) ? command.options[name] : undefined;
     if (!option) return `Unknown option '--${name}' for ${request.command}.`;
-    if (typeof value !== (option.type === 'boolean' ? 'boolean' : 'string')) return `Option '--${name}' of ${request.command} takes ${option.type === 'boolean' ? 'no value' : 'a value'}.`;
+    if (typeof value !== (option.type === 'boolean' ? 'boolean' : 'string'))
+      return `Option '--${name}' of ${request.command} takes ${option.type === 'boolean' ? 'no value' : 'a value'}.`;
   }
   return undefined;
 }

@@ -32,7 +32,9 @@ it('is refused while a live process holds it, and names that process', () => {
   const file = join(dir, 'nodeharbor.lock');
   const other = sleeper();
   writeFileSync(file, String(other));
-  expect(() => takeLock(file)).toThrow(`The data folder is in use by another NodeHarbor process (pid ${other}). Stop it first, or set DATA_DIR to another folder.`);
+  expect(() => takeLock(file)).toThrow(
+    `The data folder is in use by another NodeHarbor process (pid ${other}). Stop it first, or set DATA_DIR to another folder.`,
+  );
   expect(readFileSync(file, 'utf8')).toBe(String(other));
   expect(lockHolder(dir)).toBe(other);
 });

@@ -17,14 +17,22 @@ describe('classifyDbFailure', () => {
     expect(classifyDbFailure(dbError(code, message))).toEqual({ kind: 'unavailable', status: 503, retryAfter: 2, code, message });
   });
 
-  it('answers the driver\'s socket error with 503 PGRST001, and leaves anyone else\'s alone', () => {
-    expect(classifyDbFailure(new DbConnectionError('socket', 'connect ECONNREFUSED 127.0.0.1:5432'))).toMatchObject({ kind: 'unavailable', status: 503, code: 'PGRST001' });
+  it("answers the driver's socket error with 503 PGRST001, and leaves anyone else's alone", () => {
+    expect(classifyDbFailure(new DbConnectionError('socket', 'connect ECONNREFUSED 127.0.0.1:5432'))).toMatchObject({
+      kind: 'unavailable',
+      status: 503,
+      code: 'PGRST001',
+    });
     // A client gone mid-body, or the Docker Engine refusing: not the database.
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE']) expect(classifyDbFailure(dbError(code))).toBeUndefined();
   });
 
   it('answers a lost connection and a pool timeout, which node-postgres gives no code, with 503', () => {
-    expect(classifyDbFailure(new DbConnectionError('08006', 'Connection terminated unexpectedly'))).toMatchObject({ kind: 'unavailable', status: 503, code: '08006' });
+    expect(classifyDbFailure(new DbConnectionError('08006', 'Connection terminated unexpectedly'))).toMatchObject({
+      kind: 'unavailable',
+      status: 503,
+      code: '08006',
+    });
     expect(classifyDbFailure(new DbConnectionError('pool_timeout', 'timeout exceeded when trying to connect'))).toMatchObject({
       kind: 'pool_timeout',
       status: 503,
@@ -34,8 +42,17 @@ describe('classifyDbFailure', () => {
   });
 
   it('answers a statement timeout with 504, a lock timeout with 409 and a busy caller with 429, never 500', () => {
-    expect(classifyDbFailure(dbError('57014', 'canceling statement due to statement timeout'))).toMatchObject({ kind: 'statement_timeout', status: 504, code: '57014' });
-    expect(classifyDbFailure(dbError('55P03', 'canceling statement due to lock timeout'))).toMatchObject({ kind: 'lock_timeout', status: 409, code: '55P03', retryAfter: 1 });
+    expect(classifyDbFailure(dbError('57014', 'canceling statement due to statement timeout'))).toMatchObject({
+      kind: 'statement_timeout',
+      status: 504,
+      code: '57014',
+    });
+    expect(classifyDbFailure(dbError('55P03', 'canceling statement due to lock timeout'))).toMatchObject({
+      kind: 'lock_timeout',
+      status: 409,
+      code: '55P03',
+      retryAfter: 1,
+    });
     expect(classifyDbFailure(new DbConnectionError('caller_busy', 'busy'))).toMatchObject({ kind: 'caller_busy', status: 429, retryAfter: 1 });
   });
 
@@ -44,8 +61,18 @@ describe('classifyDbFailure', () => {
     expect(classifyDbFailure(wrapped)?.kind).toBe('unavailable');
   });
 
-  it('leaves everything else alone: our bugs stay 500s, the request\'s own errors 4xx', () => {
-    for (const e of [dbError('23505'), dbError('42501'), dbError('53400'), dbError('XX000'), dbError('P0001'), new Error('plain'), new TypeError('x'), 'text', undefined]) {
+  it("leaves everything else alone: our bugs stay 500s, the request's own errors 4xx", () => {
+    for (const e of [
+      dbError('23505'),
+      dbError('42501'),
+      dbError('53400'),
+      dbError('XX000'),
+      dbError('P0001'),
+      new Error('plain'),
+      new TypeError('x'),
+      'text',
+      undefined,
+    ]) {
       expect(classifyDbFailure(e)).toBeUndefined();
     }
   });

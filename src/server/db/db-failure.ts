@@ -43,7 +43,18 @@ export class DbConnectionError extends Error {
 }
 
 /** Socket errors of the driver that mean the server is out of reach (ENOTFOUND: DNS has no answer yet). */
-export const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+export const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 function isUnavailableCode(code: string): boolean {
   if (code.startsWith('08')) return true;
@@ -66,7 +77,8 @@ function classifyOne(e: unknown): DbFailure | undefined {
   if (code === '57014') return { kind: 'statement_timeout', status: 504, retryAfter: 1, code, message: e.message };
   if (code === '55P03') return { kind: 'lock_timeout', status: 409, retryAfter: 1, code, message: e.message };
   // A socket error is not a SQLSTATE: PostgREST answers it with its own code.
-  if (code === 'socket') return { kind: 'unavailable', status: 503, retryAfter: 2, code: 'PGRST001', message: 'Database client error. Retrying the connection.' };
+  if (code === 'socket')
+    return { kind: 'unavailable', status: 503, retryAfter: 2, code: 'PGRST001', message: 'Database client error. Retrying the connection.' };
   if (isUnavailableCode(code)) return { kind: 'unavailable', status: 503, retryAfter: 2, code, message: e.message };
   return undefined;
 }

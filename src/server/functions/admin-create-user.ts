@@ -27,7 +27,13 @@ export async function adminCreateUser(deps: AppDeps, c: Context) {
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = adminCreateUserSchema.safeParse(read.body);
   if (!parsed.success) return invalid(c, parsed.error);
-  const limited = await overLimit(deps, c, `admin-create-user:user:${caller.userId}`, LIMIT, (wait) => `Too many new users. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  const limited = await overLimit(
+    deps,
+    c,
+    `admin-create-user:user:${caller.userId}`,
+    LIMIT,
+    (wait) => `Too many new users. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+  );
   if (limited) return limited;
   const input = parsed.data;
   try {

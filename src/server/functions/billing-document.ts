@@ -27,7 +27,13 @@ export async function billingDocument(deps: AppDeps, c: Context) {
   if (typeof number !== 'string' || number.length > MAX_NUMBER_LENGTH || !DOCUMENT_NUMBER.test(number)) {
     return fail(c, 400, 'A document number looks like NH-2026-000123 or NH-CN-2026-000007');
   }
-  const limited = await overLimit(deps, c, `billing-document:user:${caller.userId}`, LIMIT, (wait) => `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  const limited = await overLimit(
+    deps,
+    c,
+    `billing-document:user:${caller.userId}`,
+    LIMIT,
+    (wait) => `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+  );
   if (limited) return limited;
   const doc = await withClaims(
     deps.db,

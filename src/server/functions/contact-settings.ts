@@ -5,7 +5,6 @@ import { withClaims } from '../db/with-claims';
 import { fail } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
-
 /**
  * The contact form's server settings, for admins (spec §6, read-only). The recipient and sender
  * addresses are not secrets; of SMTP_URL only the host is told, never its credentials. Whether the

@@ -45,4 +45,3 @@ export async function jsonBody(c: Context): Promise<BodyResult> {
   if (containsNul(value)) return { error: 'The request must not contain NUL (\\u0000) characters' };
   return { body: value as Record<string, unknown> };
 }
-

@@ -23,7 +23,13 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   if (!parsed.success) return invalid(c, parsed.error);
   const { amount, user_id } = parsed.data;
   if (user_id && user_id !== caller.userId) return fail(c, 403, messages.purchaseForOther);
-  const limited = await overLimit(deps, c, `purchase:user:${caller.userId}`, LIMIT, (wait) => `Too many payment attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  const limited = await overLimit(
+    deps,
+    c,
+    `purchase:user:${caller.userId}`,
+    LIMIT,
+    (wait) => `Too many payment attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+  );
   if (limited) return limited;
   const cents = Math.round(amount * 100);
   const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);

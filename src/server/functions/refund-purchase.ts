@@ -23,7 +23,13 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = refundPurchaseSchema.safeParse(read.body);
   if (!parsed.success) return invalid(c, parsed.error);
-  const limited = await overLimit(deps, c, `refund-purchase:user:${caller.userId}`, LIMIT, (wait) => `Too many refunds. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  const limited = await overLimit(
+    deps,
+    c,
+    `refund-purchase:user:${caller.userId}`,
+    LIMIT,
+    (wait) => `Too many refunds. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+  );
   if (limited) return limited;
   const { purchase_id: purchaseId, amount, reason } = parsed.data;
   const cents = Math.round(amount * 100);
@@ -41,7 +47,11 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
     if (e instanceof PaymentProviderError) {
       deps.logger.warn('refund not answered', { purchase_id: purchaseId, error: e.message });
       if (!e.transient) return fail(c, 502, `${e.message}. Nothing was refunded.`);
-      return fail(c, 503, `${e.message}. The refund may have been made: it is booked when the provider confirms it. Refunding the same amount again asks once more, and is never made twice.`);
+      return fail(
+        c,
+        503,
+        `${e.message}. The refund may have been made: it is booked when the provider confirms it. Refunding the same amount again asks once more, and is never made twice.`,
+      );
     }
     throw e;
   }

@@ -38,7 +38,13 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
   const found = rows[0];
   if (!found) return fail(c, 404, 'Service not found');
   if (!found.email) return fail(c, 400, 'Your account has no e-mail address');
-  const limited = await overLimit(deps, c, `service-mail:user:${userId}`, LIMIT, (wait) => `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`);
+  const limited = await overLimit(
+    deps,
+    c,
+    `service-mail:user:${userId}`,
+    LIMIT,
+    (wait) => `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+  );
   if (limited) return limited;
   await deps.mailer.queue(deps.db, mails[eventType]({ to: found.email, name: found.name }));
   return c.json({ success: true });

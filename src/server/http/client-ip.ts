@@ -16,7 +16,10 @@ export function parseTrustProxy(v: string): TrustProxy | undefined {
   // One proxy that you run in front of the server: the usual set-up.
   if (s === 'true') return { hops: 1 };
   if (/^\d+$/.test(s)) return Number(s) <= 32 ? { hops: Number(s) } : undefined;
-  const addresses = s.split(',').map((a) => a.trim()).filter(Boolean);
+  const addresses = s
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   try {
     proxyaddr.compile(addresses);
     return { addresses };

@@ -33,7 +33,8 @@ export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i += 1; // a backslash escapes the next character
+      if (ch === 0x5c)
+        i += 1; // a backslash escapes the next character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) {
       inString = true;

@@ -5,9 +5,11 @@ const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30,
 export type Logger = Record<Level, (msg: string, fields?: Record<string, unknown>) => void>;
 
 export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
-  const at = (l: Level) => (msg: string, fields: Record<string, unknown> = {}) => {
-    if (order[l] < order[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }));
-  };
+  const at =
+    (l: Level) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      if (order[l] < order[level]) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }));
+    };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -25,7 +25,18 @@ export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
   await checkNodeImages(db, config.nodes.images);
   const provisioner = await provisionerFor(config, db);
   const backups = config.backups && { dir: config.backups.dir, keep: config.backups.keep, source: backupSource(deps) };
-  return { db, logger, mailer, payments, seller, provisioner, nodes: config.nodes, suspensionDays: config.suspensionDays, publicUrl: config.publicUrl, backups };
+  return {
+    db,
+    logger,
+    mailer,
+    payments,
+    seller,
+    provisioner,
+    nodes: config.nodes,
+    suspensionDays: config.suspensionDays,
+    publicUrl: config.publicUrl,
+    backups,
+  };
 }
 
 /** The worker as npm start and npm run worker run it, configured from the environment. */

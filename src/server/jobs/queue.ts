@@ -16,10 +16,13 @@ export type EnqueueOptions = {
  * transaction commits. Returns the job's id, or null when `key` was already taken.
  */
 export async function enqueue(q: Queryable, task: string, payload: unknown, opts: EnqueueOptions = {}): Promise<number | null> {
-  const { rows } = await q.query<{ id: number | null }>(
-    `select nodeharbor.enqueue_job($1, $2::jsonb, $3, $4::timestamptz, $5) as id`,
-    [task, JSON.stringify(payload ?? {}), opts.key ?? null, opts.runAt?.toISOString() ?? null, opts.maxAttempts ?? null],
-  );
+  const { rows } = await q.query<{ id: number | null }>(`select nodeharbor.enqueue_job($1, $2::jsonb, $3, $4::timestamptz, $5) as id`, [
+    task,
+    JSON.stringify(payload ?? {}),
+    opts.key ?? null,
+    opts.runAt?.toISOString() ?? null,
+    opts.maxAttempts ?? null,
+  ]);
   return rows[0]?.id ?? null;
 }
 
@@ -51,7 +54,11 @@ export async function failAbandoned(q: Queryable): Promise<ClaimedJob[]> {
  * when its lease ran out between that call and this one. `only` keeps the claim to one lane's tasks.
  */
 export async function claim(
-  q: Queryable, workerId: string, limit: number, leaseSeconds: number, only: TaskFilter = { tasks: [], among: false },
+  q: Queryable,
+  workerId: string,
+  limit: number,
+  leaseSeconds: number,
+  only: TaskFilter = { tasks: [], among: false },
 ): Promise<ClaimedJob[]> {
   const { rows } = await q.query<JobRow>(
     `with next as (

@@ -37,9 +37,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     monitorNodes,
     pruneNodeHistory,
     backupDatabase,
-  ].map(
-    (t) => [t.name, t as Task],
-  ),
+  ].map((t) => [t.name, t as Task]),
 );
 
 export type Schedule = { task: string; everySeconds: number };

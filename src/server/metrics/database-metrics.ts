@@ -102,9 +102,19 @@ export function databaseGauges(
       labelNames: ['lane'],
       registers,
     }),
-    failed: new Gauge({ name: 'nodeharbor_jobs_failed', help: 'Jobs that failed for good in the last 24 hours, by task and lane', labelNames: ['task', 'lane'], registers }),
+    failed: new Gauge({
+      name: 'nodeharbor_jobs_failed',
+      help: 'Jobs that failed for good in the last 24 hours, by task and lane',
+      labelNames: ['task', 'lane'],
+      registers,
+    }),
     services: new Gauge({ name: 'nodeharbor_services', help: 'Services by state', labelNames: ['state'], registers }),
-    nodes: new Gauge({ name: 'nodeharbor_nodes', help: "Live services' nodes (active, expired, suspended) by the monitor's state", labelNames: ['state'], registers }),
+    nodes: new Gauge({
+      name: 'nodeharbor_nodes',
+      help: "Live services' nodes (active, expired, suspended) by the monitor's state",
+      labelNames: ['state'],
+      registers,
+    }),
     payments: new Gauge({ name: 'nodeharbor_payments', help: 'Credit purchases by status', labelNames: ['status'], registers }),
   };
   // Read at each exposition (prom-client calls `collect`), in whichever process is asked. Only a

@@ -29,7 +29,8 @@ describe('who may read /metrics without METRICS_TOKEN', () => {
   const refused = { allowed: false, status: 403, message: LOCAL_ONLY };
 
   it('answers a client on this machine', () => {
-    for (const peer of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) expect(metricsAccess({ peer, ...plain }, undefined, false)).toEqual({ allowed: true });
+    for (const peer of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1'])
+      expect(metricsAccess({ peer, ...plain }, undefined, false)).toEqual({ allowed: true });
   });
 
   it('refuses 403 a client elsewhere, whatever its X-Forwarded-For says (the caller reads the socket, not the header)', () => {

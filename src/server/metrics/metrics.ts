@@ -40,7 +40,12 @@ export function createMetrics(deps: Pick<AppDeps, 'config' | 'db' | 'logger' | '
   const ofProcess = deps.cluster ? clusterMetricsSource(registry) : () => registry.metrics();
   const registers = [registry];
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'nodeharbor_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames, registers });
+  const requests = new Counter({
+    name: 'nodeharbor_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames,
+    registers,
+  });
   const duration = new Histogram({
     name: 'nodeharbor_http_request_duration_seconds',
     help: 'Time to answer an HTTP request (to its response headers), by method, route pattern and status',

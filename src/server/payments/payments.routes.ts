@@ -72,7 +72,8 @@ export function paymentRoutes(deps: AppDeps): Hono {
       if (event.kind === 'refunded') {
         // Another shop's capture is not ours to book: acknowledged and left alone.
         // Warned: a refund of a purchase paid before capture ids were kept lands here too, and needs a person.
-        if ((await bookRefundEvent(deps, event)).outcome === 'unknown') logger.warn('paypal refund of a capture not ours', { refund_id: event.refundId, capture_id: event.captureId });
+        if ((await bookRefundEvent(deps, event)).outcome === 'unknown')
+          logger.warn('paypal refund of a capture not ours', { refund_id: event.refundId, capture_id: event.captureId });
         return c.json({ received: true });
       }
       // The PayPal app may serve other shops too: never capture an order that is not one of ours.

@@ -2,15 +2,7 @@ import { isUuid } from '../../shared/validation';
 import type { PayPalConfig } from '../env';
 import { parseJsonBody } from '../http/json-body';
 import type { Logger } from '../http/logger';
-import {
-  centsToDollars,
-  dollarsToCents,
-  PaymentProviderError,
-  type CaptureResult,
-  type OrderState,
-  type PaymentProvider,
-  type WebhookEvent,
-} from './provider';
+import { centsToDollars, dollarsToCents, PaymentProviderError, type CaptureResult, type OrderState, type PaymentProvider, type WebhookEvent } from './provider';
 
 type Link = { href: string; rel: string };
 type Capture = { id?: string; status?: string; amount?: { value?: string } };
@@ -96,7 +88,10 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
       const headers: Record<string, string> = { Authorization: `Bearer ${await accessToken()}`, Accept: 'application/json' };
       if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
       if (opts.requestId) headers['PayPal-Request-Id'] = opts.requestId;
-      const r = await call(method, path, { headers, body: typeof opts.body === 'string' ? opts.body : opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const r = await call(method, path, {
+        headers,
+        body: typeof opts.body === 'string' ? opts.body : opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      });
       if (r.status === 401 && attempt === 0) {
         token = undefined;
         continue;
@@ -320,7 +315,8 @@ function refundEvent(type: string, resource: Resource): WebhookEvent {
   const refundId = text(resource.id);
   const cents = dollarsToCents(resource.amount?.value);
   const up = resource.links?.find((l) => l.rel === 'up');
-  const captureId = text(resource.supplementary_data?.related_ids?.capture_id) ?? text(typeof up?.href === 'string' ? /\/captures\/([^/?]+)/.exec(up.href)?.[1] : null);
+  const captureId =
+    text(resource.supplementary_data?.related_ids?.capture_id) ?? text(typeof up?.href === 'string' ? /\/captures\/([^/?]+)/.exec(up.href)?.[1] : null);
   const orderId = text(resource.supplementary_data?.related_ids?.order_id);
   if (!refundId || Number.isNaN(cents) || cents < 1 || (!captureId && !orderId)) return { kind: 'ignored', type };
   if (resource.status !== undefined && resource.status !== 'COMPLETED') return { kind: 'ignored', type };

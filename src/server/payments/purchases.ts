@@ -21,10 +21,7 @@ const COLUMNS = 'id, user_id, amount, status, provider, provider_order_id, creat
 export async function beginPurchase(db: Database, claims: Record<string, unknown>, amountCents: number, provider: string): Promise<string | null> {
   try {
     return await withClaims(db, { role: 'authenticated', claims }, async (tx) => {
-      const { rows } = await tx.query<{ id: string }>('select private.begin_credit_purchase($1, $2) as id', [
-        (amountCents / 100).toFixed(2),
-        provider,
-      ]);
+      const { rows } = await tx.query<{ id: string }>('select private.begin_credit_purchase($1, $2) as id', [(amountCents / 100).toFixed(2), provider]);
       return rows[0]!.id;
     });
   } catch (e) {
@@ -40,8 +37,18 @@ export async function attachOrder(db: Database, purchaseId: string, orderId: str
 export type CompleteOutcome = { outcome: 'credited' | 'already' | 'unknown'; user_id?: string; amount?: string; receipt?: string };
 
 /** Credits the purchase of this order once and issues its receipt (see private.complete_purchase). */
-export async function completePurchase(db: Database, orderId: string, captured: { cents: number; captureId: string | null }, seller: Seller): Promise<CompleteOutcome> {
-  const { rows } = await db.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4) as r', [orderId, captured.cents, captured.captureId, seller]);
+export async function completePurchase(
+  db: Database,
+  orderId: string,
+  captured: { cents: number; captureId: string | null },
+  seller: Seller,
+): Promise<CompleteOutcome> {
+  const { rows } = await db.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4) as r', [
+    orderId,
+    captured.cents,
+    captured.captureId,
+    seller,
+  ]);
   return rows[0]!.r;
 }
 
@@ -53,9 +60,7 @@ export async function closePurchase(db: Database, purchaseId: string, status: 'r
 
 export async function findPurchase(db: Database, by: { id: string } | { orderId: string }): Promise<Purchase | undefined> {
   const { rows } = await db.query<Purchase>(
-    'id' in by
-      ? `select ${COLUMNS} from public.credit_purchases where id = $1`
-      : `select ${COLUMNS} from public.credit_purchases where provider_order_id = $1`,
+    'id' in by ? `select ${COLUMNS} from public.credit_purchases where id = $1` : `select ${COLUMNS} from public.credit_purchases where provider_order_id = $1`,
     ['id' in by ? by.id : by.orderId],
   );
   return rows[0];

@@ -119,10 +119,19 @@ export async function makeRefund(deps: SettleDeps, purchaseId: string, reserved:
   }
   // The provider's refund events name the capture: a purchase paid before it was kept learns it now.
   if (result.captureId) {
-    await deps.db.query('update public.credit_purchases set provider_capture_id = $2 where id = $1 and provider_capture_id is null', [purchaseId, result.captureId]);
+    await deps.db.query('update public.credit_purchases set provider_capture_id = $2 where id = $1 and provider_capture_id is null', [
+      purchaseId,
+      result.captureId,
+    ]);
   }
   if (result.status === 'pending') return result;
-  const booked = await bookRefund(deps, { purchaseId, ourRefundId: reserved.refund_id, providerRefundId: result.providerRefundId, cents: result.cents, kind: 'refund' });
+  const booked = await bookRefund(deps, {
+    purchaseId,
+    ourRefundId: reserved.refund_id,
+    providerRefundId: result.providerRefundId,
+    cents: result.cents,
+    kind: 'refund',
+  });
   return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
 }
 

@@ -72,19 +72,15 @@ export function createTestProvider(db: Database): PaymentProvider {
 }
 
 export async function findTestOrder(db: Database, orderId: string): Promise<TestOrder | undefined> {
-  const { rows } = await db.query<TestOrder>(
-    'select id, amount_cents, status, return_url, cancel_url from nodeharbor.test_payment_orders where id = $1',
-    [orderId],
-  );
+  const { rows } = await db.query<TestOrder>('select id, amount_cents, status, return_url, cancel_url from nodeharbor.test_payment_orders where id = $1', [
+    orderId,
+  ]);
   const order = rows[0];
   return order && { ...order, amount_cents: Number(order.amount_cents) };
 }
 
 /** The buyer's decision on the test page; only an order still awaiting one changes. */
 export async function decideTestOrder(db: Database, orderId: string, approve: boolean): Promise<TestOrder | undefined> {
-  await db.query(`update nodeharbor.test_payment_orders set status = $2 where id = $1 and status = 'CREATED'`, [
-    orderId,
-    approve ? 'APPROVED' : 'VOIDED',
-  ]);
+  await db.query(`update nodeharbor.test_payment_orders set status = $2 where id = $1 and status = 'CREATED'`, [orderId, approve ? 'APPROVED' : 'VOIDED']);
   return findTestOrder(db, orderId);
 }

@@ -64,10 +64,7 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
 async function completeInstallation(deps: InstallDeps, serviceId: string, installingSince: Date, installedKey: string): Promise<void> {
   const { db, mailer, publicUrl } = deps;
   await db.transaction(async (tx) => {
-    await tx.query(
-      'select 1 from public.user_credits where user_id = (select user_id from private.services where id = $1) for update',
-      [serviceId],
-    );
+    await tx.query('select 1 from public.user_credits where user_id = (select user_id from private.services where id = $1) for update', [serviceId]);
     const { rows } = await tx.query<{ changed: boolean | null }>('select private.complete_service_installation($1) as changed', [serviceId]);
     if (!rows[0]?.changed) return;
     const { rows: keys } = await tx.query<{ key: string }>(
@@ -90,10 +87,7 @@ export async function failInstallation(deps: InstallDeps, serviceId: string, rea
   const { db, provisioner, mailer, logger } = deps;
   await provisioner.uninstall(serviceId);
   await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2) as changed', [
-      serviceId,
-      reason,
-    ]);
+    const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2) as changed', [serviceId, reason]);
     if (!rows[0]?.changed) return;
     const svc = await findService(tx, serviceId);
     logger.warn('installation failed', { service: serviceId, reason });

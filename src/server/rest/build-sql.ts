@@ -120,16 +120,13 @@ function orderBy(src: Source, terms: readonly OrderTerm[]): string {
 
 function range(q: ParsedQuery, p: Params): string {
   return (
-    (q.limit !== undefined ? ` limit ${p.add(String(q.limit))}::bigint` : '') +
-    (q.offset !== undefined ? ` offset ${p.add(String(q.offset))}::bigint` : '')
+    (q.limit !== undefined ? ` limit ${p.add(String(q.limit))}::bigint` : '') + (q.offset !== undefined ? ` offset ${p.add(String(q.offset))}::bigint` : '')
   );
 }
 
 function bodyOf(shape: ResponseShape | 'none'): string {
   if (shape === 'none') return 'null::text';
-  return shape === 'object'
-    ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')`
-    : `coalesce(json_agg(_pgrst_t), '[]')::text`;
+  return shape === 'object' ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t), '[]')::text`;
 }
 
 function table(rel: Relation): string {
@@ -149,7 +146,8 @@ export function buildRead(rel: Relation, q: ParsedQuery, shape: ResponseShape, c
 
 /** Wraps a data-modifying statement: the response is built over what it returned. */
 function overModified(rel: Relation, modify: string, q: ParsedQuery, shape: ResponseShape | 'none', p: Params): Statement {
-  const inner = shape === 'none' ? `select 1 from pgrst_source` : `select ${selectList(rel, q.select)} from pgrst_source as ${ident(rel.name)}${orderBy(rel, q.order)}`;
+  const inner =
+    shape === 'none' ? `select 1 from pgrst_source` : `select ${selectList(rel, q.select)} from pgrst_source as ${ident(rel.name)}${orderBy(rel, q.order)}`;
   return {
     sql: `with pgrst_source as (${modify}) select null::bigint as total, count(*) as page_total, ${bodyOf(shape)} as body from (${inner}) _pgrst_t`,
     params: p.values,
@@ -214,7 +212,12 @@ export function buildInsert(rel: Relation, q: ParsedQuery, o: InsertOptions, sha
 function onConflict(rel: Relation, q: ParsedQuery, cols: readonly Column[], resolution: 'merge-duplicates' | 'ignore-duplicates'): string {
   const target = q.onConflict ?? rel.primaryKey;
   if (target.length === 0) {
-    throw new RestError(400, 'PGRST100', `"failed to parse on_conflict parameter"`, `Table '${rel.name}' has no primary key; name the conflict columns with on_conflict`);
+    throw new RestError(
+      400,
+      'PGRST100',
+      `"failed to parse on_conflict parameter"`,
+      `Table '${rel.name}' has no primary key; name the conflict columns with on_conflict`,
+    );
   }
   const targetSql = target.map((t) => ident(column(rel, t).name)).join(', ');
   if (resolution === 'ignore-duplicates' || cols.length === 0) return ` on conflict (${targetSql}) do nothing`;

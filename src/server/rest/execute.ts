@@ -48,7 +48,10 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
   } catch (e) {
     // The catalogue may have changed under the cache (a column retyped, a function replaced):
     // reload it in the background so that the next request is built from the new one, as PostgREST does.
-    if (isDbError(e) && STALE_CACHE_CODES.has(e.code!)) schemaCache(deps.db).reload(performance.now()).catch(() => {});
+    if (isDbError(e) && STALE_CACHE_CODES.has(e.code!))
+      schemaCache(deps.db)
+        .reload(performance.now())
+        .catch(() => {});
     throw e;
   }
 }
@@ -95,11 +98,7 @@ function insertPayload(body: unknown, q: ParsedQuery): { rows: Record<string, un
 }
 
 function requestedColumns(q: ParsedQuery): string[] {
-  return [
-    ...q.select.flatMap((s) => (s.kind === 'column' ? [s.column] : [])),
-    ...q.filters.flatMap(conditionColumns),
-    ...q.order.map((o) => o.column),
-  ];
+  return [...q.select.flatMap((s) => (s.kind === 'column' ? [s.column] : [])), ...q.filters.flatMap(conditionColumns), ...q.order.map((o) => o.column)];
 }
 
 /** GET, HEAD, POST, PATCH and DELETE on a table or view of `public`. */
@@ -154,7 +153,11 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   const headers: Record<string, string> = {
     'Content-Range': method === 'POST' ? `*/${total ?? '*'}` : contentRange(0, pageTotal, total),
   };
-  const applied = [prefer.return && `return=${prefer.return}`, prefer.missingDefault && 'missing=default', prefer.resolution && `resolution=${prefer.resolution}`].filter(Boolean);
+  const applied = [
+    prefer.return && `return=${prefer.return}`,
+    prefer.missingDefault && 'missing=default',
+    prefer.resolution && `resolution=${prefer.resolution}`,
+  ].filter(Boolean);
   if (applied.length) headers['Preference-Applied'] = applied.join(', ');
   const status = method === 'POST' ? 201 : representation ? 200 : 204;
   return { status, body: representation ? row.body : null, shape, headers };
@@ -184,7 +187,11 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   let q: ParsedQuery;
   let args: Record<string, unknown>;
   if (read) {
-    if (!overloads.length) throw functionNotFound(name, [...new Set(pairs.map(([k]) => k))].filter((k) => !isReservedKey(k)));
+    if (!overloads.length)
+      throw functionNotFound(
+        name,
+        [...new Set(pairs.map(([k]) => k))].filter((k) => !isReservedKey(k)),
+      );
     q = parseQuery(pairs, new Set(overloads.flatMap((r) => r.args.map((a) => a.name))));
     args = Object.fromEntries(q.args);
   } else {

@@ -172,8 +172,7 @@ function stripSpaces(s: string): string {
 /** `select=`: `*`, `col`, `alias:col`, `col::type`. Embedding and aggregates get PostgREST's own errors. */
 export function parseSelect(raw: string): SelectItem[] {
   const s = stripSpaces(raw);
-  const fail = (at: number, why: string) =>
-    parseError(`"failed to parse select parameter (${raw})" (column ${at + 1})`, why);
+  const fail = (at: number, why: string) => parseError(`"failed to parse select parameter (${raw})" (column ${at + 1})`, why);
   if (s === '') return [{ kind: 'star' }];
   const items: SelectItem[] = [];
   let i = 0;
@@ -407,4 +406,3 @@ function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: strin
   });
   return { op, negate, children };
 }
-

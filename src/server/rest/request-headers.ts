@@ -12,7 +12,10 @@ export type Preferences = {
 export function parsePrefer(headers: readonly string[]): Preferences {
   const p: Preferences = { return: undefined, count: false, missingDefault: false, resolution: undefined };
   for (const part of headers.flatMap((h) => h.split(','))) {
-    const [k = '', v = ''] = part.trim().split('=', 2).map((x) => x.trim());
+    const [k = '', v = ''] = part
+      .trim()
+      .split('=', 2)
+      .map((x) => x.trim());
     if (k === 'return' && (v === 'minimal' || v === 'representation' || v === 'headers-only')) p.return = v;
     else if (k === 'count' && (v === 'exact' || v === 'planned' || v === 'estimated')) p.count = true;
     else if (k === 'missing') p.missingDefault = v === 'default';

@@ -179,10 +179,7 @@ export class SchemaCache {
   }
 
   private async load(): Promise<Snapshot> {
-    const [tables, routines] = await Promise.all([
-      this.db.query<{ json: string }>(TABLES_SQL),
-      this.db.query<{ json: string }>(ROUTINES_SQL),
-    ]);
+    const [tables, routines] = await Promise.all([this.db.query<{ json: string }>(TABLES_SQL), this.db.query<{ json: string }>(ROUTINES_SQL)]);
     const relations = new Map<string, Relation>();
     for (const t of JSON.parse(tables.rows[0]!.json) as RawTable[]) {
       relations.set(t.name, { name: t.name, columns: new Map(t.columns.map((c) => [c.name, c])), primaryKey: t.primary_key ?? [] });

@@ -45,7 +45,10 @@ export function App({ initial }: { initial?: InitialRoute }) {
         <RouteChangeEffects />
         <DevAccessGate>
           <div className="flex min-h-screen flex-col">
-            <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2">
+            <a
+              href="#main"
+              className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-background focus:px-4 focus:py-2"
+            >
               Skip to content
             </a>
             {siteChrome && <SiteHeader />}

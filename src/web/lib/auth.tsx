@@ -12,9 +12,7 @@ const AuthContext = createContext<AuthState>({ status: 'loading' });
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   // The prerendered page is rendered as "loading", which shows the same markup as signed out.
-  const [state, setState] = useState<AuthState>(() =>
-    typeof window === 'undefined' || hasStoredSession() ? { status: 'loading' } : { status: 'signed-out' },
-  );
+  const [state, setState] = useState<AuthState>(() => (typeof window === 'undefined' || hasStoredSession() ? { status: 'loading' } : { status: 'signed-out' }));
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     const stop = onSupabaseReady((supabase) => {

@@ -9,8 +9,7 @@ export async function getBalance(userId: string): Promise<number> {
   return Number((data as { balance: number | string }).balance);
 }
 
-export const balanceQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: billingKeys.balance(userId), queryFn: () => getBalance(userId) });
+export const balanceQueryOptions = (userId: string) => queryOptions({ queryKey: billingKeys.balance(userId), queryFn: () => getBalance(userId) });
 
 export function useBalance(userId: string) {
   return useQuery(balanceQueryOptions(userId));

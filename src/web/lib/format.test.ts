@@ -21,5 +21,4 @@ describe('formatters of the user language and time zone', () => {
     expect(de.date('2025-12-31T23:30:00Z')).toBe('01.01.2026');
     expect(makeFormatters({ language: 'en-GB', timeZone: 'UTC' }).date('2025-12-31T23:30:00Z')).toBe('31 Dec 2025');
   });
-
 });

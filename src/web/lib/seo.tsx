@@ -30,8 +30,7 @@ export function headTags(p: SeoProps): string {
   const url = `${site.url}${p.path === '/' ? '/' : p.path}`;
   const title = fullTitle(p.title);
   const image = `${site.url}/og-image.svg`;
-  const meta = (attr: 'name' | 'property', key: string, content: string) =>
-    `<meta data-seo ${attr}="${key}" content="${escapeAttr(content)}">`;
+  const meta = (attr: 'name' | 'property', key: string, content: string) => `<meta data-seo ${attr}="${key}" content="${escapeAttr(content)}">`;
   return [
     `<title data-seo>${escapeAttr(title)}</title>`,
     meta('name', 'description', p.description),
@@ -48,7 +47,9 @@ export function headTags(p: SeoProps): string {
     meta('name', 'twitter:description', p.description),
     meta('name', 'twitter:image', image),
     // A page that names no structured data still says which site it belongs to.
-    ...(p.jsonLd ?? [websiteLd()]).map((d) => `<script data-seo type="application/ld+json">${jsonForScript({ '@context': 'https://schema.org', ...d })}</script>`),
+    ...(p.jsonLd ?? [websiteLd()]).map(
+      (d) => `<script data-seo type="application/ld+json">${jsonForScript({ '@context': 'https://schema.org', ...d })}</script>`,
+    ),
   ].join('\n    ');
 }
 

@@ -56,7 +56,12 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
       apply(t);
       if (!userId) return;
       void getSupabase()
-        .then((s) => s.from('profiles').update({ darkmode_enabled: t === 'dark' }).eq('id', userId))
+        .then((s) =>
+          s
+            .from('profiles')
+            .update({ darkmode_enabled: t === 'dark' })
+            .eq('id', userId),
+        )
         .then(({ error }) => {
           if (error) throw error;
         })

@@ -9,9 +9,6 @@ export const pruneJobs = defineTask({
   lane: 'upkeep',
   payload: z.object({}),
   async run(_payload, { db }) {
-    await db.query(
-      `delete from nodeharbor.jobs where status in ('done', 'failed') and finished_at < now() - make_interval(days => $1)`,
-      [KEEP_DAYS],
-    );
+    await db.query(`delete from nodeharbor.jobs where status in ('done', 'failed') and finished_at < now() - make_interval(days => $1)`, [KEEP_DAYS]);
   },
 });

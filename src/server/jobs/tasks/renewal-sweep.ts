@@ -39,8 +39,12 @@ export const renewalSweep = defineTask({
       [BATCH],
     );
     for (const s of ending.rows) {
-      await enqueue(db, 'renew-service', { serviceId: s.id, period: s.renews_at.toISOString() },
-        { key: `terminate-service:${s.id}:${s.terminates_at.toISOString()}` });
+      await enqueue(
+        db,
+        'renew-service',
+        { serviceId: s.id, period: s.renews_at.toISOString() },
+        { key: `terminate-service:${s.id}:${s.terminates_at.toISOString()}` },
+      );
     }
     const short = await db.query<{ id: string; name: string; renews_at: Date; email: string; price: string; balance: string }>(
       `select s.id, s.name, s.renews_at, u.email, p.price, c.balance

@@ -12,10 +12,9 @@ export const resumeServices = defineTask({
   lane: 'upkeep',
   payload: z.object({ userId: z.uuid() }),
   async run({ userId }, { db, mailer, suspensionDays }) {
-    const { rows } = await db.query<{ id: string }>(
-      `select id from private.services where user_id = $1 and state = 'suspended' order by terminates_at, id`,
-      [userId],
-    );
+    const { rows } = await db.query<{ id: string }>(`select id from private.services where user_id = $1 and state = 'suspended' order by terminates_at, id`, [
+      userId,
+    ]);
     // One transaction each: a service paid for stays paid for if a later one fails.
     for (const { id } of rows) await db.transaction((tx) => renewAndMail(tx, mailer, id, suspensionDays));
   },

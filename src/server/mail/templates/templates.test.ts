@@ -21,54 +21,104 @@ const renewsAt = new Date('2026-12-24T23:30:00Z');
 describe('mail templates', () => {
   // What each mail must say: its subject, and every paragraph of its text, word for word.
   it.each<[string, Mail, string, string[]]>([
-    ['service created', serviceCreatedMail({ to, name: 'node-1' }), 'Your service node-1 is being set up', [
-      'Your service node-1 is installing. It will be active within about 10 minutes; you can follow it on your dashboard.',
-    ]],
-    ['service deleted', serviceDeletedMail({ to, name: 'node-1' }), 'Your service node-1 has been deleted', [
-      'Your service node-1 has been moved to trash.',
-      'If its paid period has not ended, the time left is not lost: choose New Service on your Services page and pick the same plan, and the new service reuses it at no charge. Billing lists the purchased services you can reuse.',
-    ]],
-    ['service active', serviceActiveMail({ to, name: 'node-1', paidUntil: renewsAt, url: 'https://x/dashboard/services/1' }), 'Your service node-1 is active', [
-      'The node of your service node-1 is installed and running.',
-      'Its paid period started when the node first ran and lasts until December 24, 2026. It then renews automatically if your balance covers its price.',
-      'Its state, uptime and logs: https://x/dashboard/services/1',
-    ]],
-    ['renewal', renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }), 'Your service node-1 has been renewed', [
-      'Your service node-1 has been renewed: $10.00 was taken from your credit.',
-      'Its next renewal is on December 24, 2026.',
-    ]],
-    ['expiry', expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }), 'Your service node-1 has expired', [
-      'Your service node-1 could not be renewed: it costs $10.00 and your balance is $4.50. Its node has been stopped.',
-      'Add credit and extend the service from your dashboard to start it again.',
-    ]],
-    ['low balance', lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }), 'Add credit to keep node-1 running', [
-      'Your service node-1 renews on December 24, 2026 for $10.00, but your balance is $0.00.',
-      'Without more credit by then, the service will be suspended and its node stopped. You can add credit from Billing.',
-    ]],
-    ['payment received', paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }), 'We received your payment of $25.00', [
-      'Thank you: $25.00 has been added to your NodeHarbor credit.',
-      'Your balance is now $30.50. Funds never expire.',
-      'Receipt NH-2026-000001 records this payment; you can download it from Billing › Purchase History.',
-    ]],
-    ['refund', refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }), 'We refunded $10.00', [
-      'We refunded $10.00 to your payment method, and the same amount has been taken from your NodeHarbor credit.',
-      'Credit note NH-CN-2026-000001 records it; you can download it from Billing › Purchase History.',
-      'Your balance is now $15.00.',
-    ]],
-    ['reversal', refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: null }), 'A payment of $10.00 was reversed', [
-      'PayPal reversed $10.00 of your payment, and the same amount has been taken from your NodeHarbor credit.',
-      'Credit note NH-CN-2026-000002 records it; you can download it from Billing › Purchase History.',
-      'Your balance is now -$7.00. Services do not renew until a top-up brings it back above their price.',
-    ]],
-    ['install failed', installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }), 'The installation of node-1 failed', [
-      'We could not start the node of your service node-1. The reason given: No such image: x',
-      'Your paid period starts only when the node first runs, so no time has been charged. You can retry the installation or delete the service from your dashboard.',
-    ]],
-    ['password recovery', passwordRecoveryMail({ to, link: 'https://x/verify' }), 'Reset your NodeHarbor password', [
-      'Someone asked to reset the password of your NodeHarbor account.',
-      'To choose a new password, open this link within an hour:\nhttps://x/verify',
-      'If it was not you, ignore this e-mail: your password stays as it is.',
-    ]],
+    [
+      'service created',
+      serviceCreatedMail({ to, name: 'node-1' }),
+      'Your service node-1 is being set up',
+      ['Your service node-1 is installing. It will be active within about 10 minutes; you can follow it on your dashboard.'],
+    ],
+    [
+      'service deleted',
+      serviceDeletedMail({ to, name: 'node-1' }),
+      'Your service node-1 has been deleted',
+      [
+        'Your service node-1 has been moved to trash.',
+        'If its paid period has not ended, the time left is not lost: choose New Service on your Services page and pick the same plan, and the new service reuses it at no charge. Billing lists the purchased services you can reuse.',
+      ],
+    ],
+    [
+      'service active',
+      serviceActiveMail({ to, name: 'node-1', paidUntil: renewsAt, url: 'https://x/dashboard/services/1' }),
+      'Your service node-1 is active',
+      [
+        'The node of your service node-1 is installed and running.',
+        'Its paid period started when the node first ran and lasts until December 24, 2026. It then renews automatically if your balance covers its price.',
+        'Its state, uptime and logs: https://x/dashboard/services/1',
+      ],
+    ],
+    [
+      'renewal',
+      renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
+      'Your service node-1 has been renewed',
+      ['Your service node-1 has been renewed: $10.00 was taken from your credit.', 'Its next renewal is on December 24, 2026.'],
+    ],
+    [
+      'expiry',
+      expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
+      'Your service node-1 has expired',
+      [
+        'Your service node-1 could not be renewed: it costs $10.00 and your balance is $4.50. Its node has been stopped.',
+        'Add credit and extend the service from your dashboard to start it again.',
+      ],
+    ],
+    [
+      'low balance',
+      lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
+      'Add credit to keep node-1 running',
+      [
+        'Your service node-1 renews on December 24, 2026 for $10.00, but your balance is $0.00.',
+        'Without more credit by then, the service will be suspended and its node stopped. You can add credit from Billing.',
+      ],
+    ],
+    [
+      'payment received',
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }),
+      'We received your payment of $25.00',
+      [
+        'Thank you: $25.00 has been added to your NodeHarbor credit.',
+        'Your balance is now $30.50. Funds never expire.',
+        'Receipt NH-2026-000001 records this payment; you can download it from Billing › Purchase History.',
+      ],
+    ],
+    [
+      'refund',
+      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }),
+      'We refunded $10.00',
+      [
+        'We refunded $10.00 to your payment method, and the same amount has been taken from your NodeHarbor credit.',
+        'Credit note NH-CN-2026-000001 records it; you can download it from Billing › Purchase History.',
+        'Your balance is now $15.00.',
+      ],
+    ],
+    [
+      'reversal',
+      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: null }),
+      'A payment of $10.00 was reversed',
+      [
+        'PayPal reversed $10.00 of your payment, and the same amount has been taken from your NodeHarbor credit.',
+        'Credit note NH-CN-2026-000002 records it; you can download it from Billing › Purchase History.',
+        'Your balance is now -$7.00. Services do not renew until a top-up brings it back above their price.',
+      ],
+    ],
+    [
+      'install failed',
+      installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
+      'The installation of node-1 failed',
+      [
+        'We could not start the node of your service node-1. The reason given: No such image: x',
+        'Your paid period starts only when the node first runs, so no time has been charged. You can retry the installation or delete the service from your dashboard.',
+      ],
+    ],
+    [
+      'password recovery',
+      passwordRecoveryMail({ to, link: 'https://x/verify' }),
+      'Reset your NodeHarbor password',
+      [
+        'Someone asked to reset the password of your NodeHarbor account.',
+        'To choose a new password, open this link within an hour:\nhttps://x/verify',
+        'If it was not you, ignore this e-mail: your password stays as it is.',
+      ],
+    ],
   ])('%s: its subject and text, word for word', (_name, m, subject, paragraphs) => {
     expect(m.to).toBe(to);
     expect(m.subject).toBe(subject);
@@ -170,7 +220,7 @@ describe('mail templates', () => {
     expect(m.subject).toBe('Your service node-1 is active');
     expect(m.text.split('\n\n')).toEqual([
       'The node of your service node-1 is installed and running.',
-      "Its paid period started when the node first ran and lasts until December 24, 2026. It then renews automatically if your balance covers its price.",
+      'Its paid period started when the node first ran and lasts until December 24, 2026. It then renews automatically if your balance covers its price.',
       'Its state, uptime and logs: https://x/dashboard/services/1',
     ]);
     expect(serviceActiveMail({ to, name: 'n', paidUntil: null, url: 'u' }).text).toContain('It is a one-time service: it does not renew.');
@@ -198,7 +248,15 @@ describe('mail templates', () => {
     expect(describeBrowser(ua)).toBe('Chrome 131 on Windows');
     expect(describeBrowser(undefined)).toBe('an unknown browser');
     expect(describeBrowser('curl-ish')).toBe('an unknown browser');
-    const m = securityAlertMail({ to, event: 'password-changed', at: renewsAt, ip: '203.0.113.9', userAgent: ua, resetUrl: 'https://x/reset-password', contactUrl: 'https://x/contact' });
+    const m = securityAlertMail({
+      to,
+      event: 'password-changed',
+      at: renewsAt,
+      ip: '203.0.113.9',
+      userAgent: ua,
+      resetUrl: 'https://x/reset-password',
+      contactUrl: 'https://x/contact',
+    });
     expect(m.text.split('\n\n')).toEqual([
       'The password of your NodeHarbor account was changed.',
       'When: December 24, 2026 at 11:30 PM UTC. From: address 203.0.113.9, Chrome 131 on Windows.',

@@ -55,9 +55,13 @@ export async function checkSwarmManager(docker: Docker, hostLabel: string): Prom
   }
   const swarm = info.Swarm;
   if (swarm?.LocalNodeState === 'active' && !swarm.ControlAvailable) {
-    throw new Error(`PROVISIONER=docker: the Docker Engine at ${hostLabel} is a Swarm worker, not a manager: point DOCKER_HOST at a manager, or run \`docker node promote <this node>\` on a manager`);
+    throw new Error(
+      `PROVISIONER=docker: the Docker Engine at ${hostLabel} is a Swarm worker, not a manager: point DOCKER_HOST at a manager, or run \`docker node promote <this node>\` on a manager`,
+    );
   }
   if (swarm?.LocalNodeState !== 'active') {
-    throw new Error(`PROVISIONER=docker: the Docker Engine at ${hostLabel} is not a Swarm manager: run \`docker swarm init\` (or point DOCKER_HOST at a manager)`);
+    throw new Error(
+      `PROVISIONER=docker: the Docker Engine at ${hostLabel} is not a Swarm manager: run \`docker swarm init\` (or point DOCKER_HOST at a manager)`,
+    );
   }
 }

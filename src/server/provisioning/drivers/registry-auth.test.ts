@@ -20,16 +20,27 @@ describe('registryAuthFor', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-  it('reads what docker login stored for the image\'s registry, and nothing for another', () => {
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({
-      auths: {
-        'registry.example.com': { auth: b64('ops:p4ss:word') },
-        'https://index.docker.io/v1/': { auth: b64('hubuser:hubpass') },
-        'https://tokens.example.com': { identitytoken: 'tok' },
-      },
-    }));
-    expect(registryAuthFor(dir, 'registry.example.com/townstar-node:1')).toEqual({ serveraddress: 'registry.example.com', username: 'ops', password: 'p4ss:word' });
-    expect(registryAuthFor(dir, 'nodeharbor/townstar-node:1')).toEqual({ serveraddress: 'https://index.docker.io/v1/', username: 'hubuser', password: 'hubpass' });
+  it("reads what docker login stored for the image's registry, and nothing for another", () => {
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        auths: {
+          'registry.example.com': { auth: b64('ops:p4ss:word') },
+          'https://index.docker.io/v1/': { auth: b64('hubuser:hubpass') },
+          'https://tokens.example.com': { identitytoken: 'tok' },
+        },
+      }),
+    );
+    expect(registryAuthFor(dir, 'registry.example.com/townstar-node:1')).toEqual({
+      serveraddress: 'registry.example.com',
+      username: 'ops',
+      password: 'p4ss:word',
+    });
+    expect(registryAuthFor(dir, 'nodeharbor/townstar-node:1')).toEqual({
+      serveraddress: 'https://index.docker.io/v1/',
+      username: 'hubuser',
+      password: 'hubpass',
+    });
     expect(registryAuthFor(dir, 'tokens.example.com/node:1')).toEqual({ serveraddress: 'tokens.example.com', identitytoken: 'tok' });
     expect(registryAuthFor(dir, 'other.example.com/node:1')).toBeUndefined();
   });

@@ -9,7 +9,9 @@ export function FaqList({ items }: { items: readonly FaqItem[] }) {
           <summary className="cursor-pointer list-none font-medium marker:hidden">
             <span className="flex items-center justify-between gap-4">
               {i.q}
-              <span aria-hidden="true" className="text-muted-foreground transition-transform group-open:rotate-45">+</span>
+              <span aria-hidden="true" className="text-muted-foreground transition-transform group-open:rotate-45">
+                +
+              </span>
             </span>
           </summary>
           <p className="mt-3 text-muted-foreground">{i.a}</p>

@@ -7,7 +7,19 @@ type WrapperProps = Omit<HTMLAttributes<HTMLDivElement>, 'className' | 'children
  * A label, its control and the control's one error message, tied together for assistive
  * technology. `wrapper` props reach the element around them (e.g. useTouchedFields' handlers).
  */
-export function FormField({ id, label, error, wrapper, children }: { id: string; label: string; error?: string | undefined; wrapper?: WrapperProps; children: ReactNode }) {
+export function FormField({
+  id,
+  label,
+  error,
+  wrapper,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  wrapper?: WrapperProps;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-1.5" {...wrapper}>
       <label htmlFor={id} className="text-sm font-medium">

@@ -7,7 +7,12 @@ import type { ReactNode } from 'react';
 export function TableScroll({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
     // relative: an sr-only (absolute) header inside would otherwise widen the page, not this box.
-    <div role="group" aria-label={`${label}, scrolls sideways`} tabIndex={0} className={`relative overflow-x-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring ${className ?? ''}`}>
+    <div
+      role="group"
+      aria-label={`${label}, scrolls sideways`}
+      tabIndex={0}
+      className={`relative overflow-x-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring ${className ?? ''}`}
+    >
       {children}
     </div>
   );

@@ -7,6 +7,7 @@ import { toast } from '@/lib/toast';
  */
 export function showAuthError(error: unknown): void {
   if ((error as { status?: unknown } | null)?.status === 429) return toast.error('Authentication Error', rateLimitText(retryAfterSeconds()));
-  const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String(error.message) : 'An unknown error occurred';
+  const message =
+    error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String(error.message) : 'An unknown error occurred';
   toast.error('Authentication Error', message);
 }

@@ -1,6 +1,4 @@
-export type ResetLink =
-  | { ok: true; accessToken: string; refreshToken: string }
-  | { ok: false; error: string | null };
+export type ResetLink = { ok: true; accessToken: string; refreshToken: string } | { ok: false; error: string | null };
 
 /** Reads the reset e-mail link's fragment (spec §2, §5): both tokens and type=recovery, else invalid. */
 export function parseResetLink(hash: string): ResetLink {

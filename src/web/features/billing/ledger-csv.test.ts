@@ -14,7 +14,10 @@ const row = (over: Partial<Transaction>): Transaction => ({
 
 describe('ledgerCsv', () => {
   it('writes a header, ISO dates, types in words and amounts with two decimals', () => {
-    const csv = ledgerCsv([row({}), row({ id: 't2', type: 'service_charge', amount: -3, description: 'Node', service_id: 's1', created_at: '2026-03-02 11:30:00.5+01' })]);
+    const csv = ledgerCsv([
+      row({}),
+      row({ id: 't2', type: 'service_charge', amount: -3, description: 'Node', service_id: 's1', created_at: '2026-03-02 11:30:00.5+01' }),
+    ]);
     expect(csv).toBe(
       '\uFEFFDate,Type,Description,Amount,Transaction ID,Service ID\r\n' +
         '2026-03-01T10:00:00.000Z,Purchase,Credit purchase,10.00,t1,\r\n' +
@@ -28,7 +31,10 @@ describe('ledgerCsv', () => {
   });
 
   it('keeps a spreadsheet from running a description as a formula, but leaves a negative amount a number', () => {
-    const cells = (d: string) => ledgerCsv([row({ description: d, amount: -12.5 })]).split('\r\n')[1]!.split(',');
+    const cells = (d: string) =>
+      ledgerCsv([row({ description: d, amount: -12.5 })])
+        .split('\r\n')[1]!
+        .split(',');
     expect(cells('=HYPERLINK("x")')[2]).toBe(`"'=HYPERLINK(""x"")"`);
     expect(cells('+1')[2]).toBe("'+1");
     expect(cells('-1')[2]).toBe("'-1");

@@ -22,14 +22,17 @@ function quoted(cell: string): string {
  * Lines end in CRLF, and a byte order mark tells spreadsheets the text is UTF-8.
  */
 export function ledgerCsv(rows: Transaction[]): string {
-  const lines = [HEADER, ...rows.map((t) => [
-    new Date(t.created_at).toISOString(),
-    TRANSACTION_TYPE_LABELS[t.type],
-    inert(t.description),
-    t.amount.toFixed(2),
-    t.id,
-    t.service_id ?? '',
-  ])];
+  const lines = [
+    HEADER,
+    ...rows.map((t) => [
+      new Date(t.created_at).toISOString(),
+      TRANSACTION_TYPE_LABELS[t.type],
+      inert(t.description),
+      t.amount.toFixed(2),
+      t.id,
+      t.service_id ?? '',
+    ]),
+  ];
   return `\uFEFF${lines.map((cells) => cells.map(quoted).join(',')).join('\r\n')}\r\n`;
 }
 

@@ -16,9 +16,7 @@ export default function AdminUserPage() {
           key={userId}
           userId={userId}
           adminId={user.id}
-          serviceActions={(s, refresh) =>
-            s.service_state === 'failed' && <RetryInstallButton service={{ id: s.id, name: s.name }} onRetried={refresh} />
-          }
+          serviceActions={(s, refresh) => s.service_state === 'failed' && <RetryInstallButton service={{ id: s.id, name: s.name }} onRetried={refresh} />}
         />
       </AppShell>
     </AdminOnly>

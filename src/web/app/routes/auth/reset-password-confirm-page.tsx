@@ -61,8 +61,8 @@ export default function ResetPasswordConfirmPage() {
       {ready ? (
         <AuthCard title="Set new password" description={`Choose a new password of at least ${PASSWORD_MIN} characters.`}>
           <Suspense fallback={<Spinner label="Loading..." />}>
-          <NewPasswordForm />
-        </Suspense>
+            <NewPasswordForm />
+          </Suspense>
         </AuthCard>
       ) : (
         <Spinner label="Validating reset link..." />

@@ -13,7 +13,11 @@ const ResetRequestForm = deferUntilInteraction(() => import('@/features/auth/com
 export default function ResetPasswordPage() {
   return (
     <>
-      <Seo title="Reset Password" description="Forgot your NodeHarbor password? Enter your email address and we will send you a link to set a new one." path={paths.resetPassword} />
+      <Seo
+        title="Reset Password"
+        description="Forgot your NodeHarbor password? Enter your email address and we will send you a link to set a new one."
+        path={paths.resetPassword}
+      />
       <AuthCard title="Reset your password" description="Enter your email address and we will send you a link to set a new password.">
         <InvalidResetLinkNotice />
         <Suspense fallback={<Spinner label="Loading..." />}>

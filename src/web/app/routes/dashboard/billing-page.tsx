@@ -20,7 +20,10 @@ async function announcePayment(purchaseId: string | null, f: Formatters): Promis
 const PAYMENT_RETURN: Record<string, (purchaseId: string | null, f: Formatters) => void> = {
   success: (purchaseId, f) => void announcePayment(purchaseId, f),
   pending: () =>
-    toast.warning('Payment pending', `The provider has not approved it yet. It reaches your balance once approved, which may take up to ${PAYMENT_APPROVAL_HOURS} hours.`),
+    toast.warning(
+      'Payment pending',
+      `The provider has not approved it yet. It reaches your balance once approved, which may take up to ${PAYMENT_APPROVAL_HOURS} hours.`,
+    ),
   cancelled: () => toast.warning('Payment cancelled', 'No money was taken.'),
   failed: () => toast.error('Payment failed', 'The payment could not be completed. No money was taken.'),
 };
@@ -43,11 +46,14 @@ export function BillingPage({ user }: { user: SignedInUser }) {
     announced.current = key;
     PAYMENT_RETURN[payment]?.(purchaseId, f);
     // Shown once: a reload must not repeat it.
-    setParams((p) => {
-      p.delete('payment');
-      p.delete('purchase');
-      return p;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        p.delete('payment');
+        p.delete('purchase');
+        return p;
+      },
+      { replace: true },
+    );
   }, [payment, purchaseId, f, setParams]);
 
   return (

@@ -26,7 +26,8 @@ export default function DashboardPage() {
   const { pathname } = useLocation();
   const current = pathname.replace(/\/$/, '');
   // A section's own pages (a service's page, a settings tab) keep its heading, as the sidebar keeps its item lit.
-  const section = SECTIONS.find((s) => s.path === current) ?? SECTIONS.find((s) => s.path !== paths.dashboard && current.startsWith(`${s.path}/`)) ?? SECTIONS[0];
+  const section =
+    SECTIONS.find((s) => s.path === current) ?? SECTIONS.find((s) => s.path !== paths.dashboard && current.startsWith(`${s.path}/`)) ?? SECTIONS[0];
   // A service's page names the browser tab itself, after the service.
   const namesItself = current.startsWith(`${paths.dashboardServices}/`);
   return (

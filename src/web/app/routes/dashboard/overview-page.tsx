@@ -75,7 +75,9 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
           <ol className="mt-4 space-y-3">
             {STEPS.map((s, i) => (
               <li key={s.title} className="flex gap-3">
-                <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">{i + 1}</span>
+                <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+                  {i + 1}
+                </span>
                 <div>
                   <Link to={s.to} className="font-medium hover:underline">
                     {s.title}

@@ -29,8 +29,8 @@ export default function ContactPage() {
         <Card className="lg:col-span-2">
           <h2 className="mb-6 text-xl font-semibold">Send us a message</h2>
           <Suspense fallback={<Spinner label="Loading..." />}>
-          <ContactForm />
-        </Suspense>
+            <ContactForm />
+          </Suspense>
         </Card>
         <div className="space-y-4">
           <Card>

@@ -13,7 +13,8 @@ const crumbs = [
   { name: 'Gala API Key', path: paths.galaApiKey },
 ];
 
-const description = 'How to get your Gala API key and configure it securely for a hosted node: five steps, what to do and what to avoid, and answers to common questions.';
+const description =
+  'How to get your Gala API key and configure it securely for a hosted node: five steps, what to do and what to avoid, and answers to common questions.';
 
 const claims = [
   { icon: Lock, title: 'Encrypted at rest', text: 'Your key is stored encrypted and is only ever used to run your node.' },
@@ -25,7 +26,10 @@ const steps = [
   { title: 'Sign in to your Gala account', text: 'Open the Gala website and sign in to the account that owns your node license.' },
   { title: 'Open your node settings', text: 'Go to the nodes section of your account, where your licenses and their settings are listed.' },
   { title: 'Generate an API key', text: 'Create a new API key for your node. It is a string of 44 to 46 characters that ends with "=".' },
-  { title: 'Copy it straight to NodeHarbor', text: 'Copy the key and paste it into the API key field when you create your service. Do not store it in a note or a chat.' },
+  {
+    title: 'Copy it straight to NodeHarbor',
+    text: 'Copy the key and paste it into the API key field when you create your service. Do not store it in a note or a chat.',
+  },
   { title: 'Create your service', text: 'Choose the Town Star plan and confirm. Installation starts at once and finishes within about 10 minutes.' },
 ];
 
@@ -42,8 +46,14 @@ const avoids = [
 ];
 
 const faq = [
-  { q: 'Is my API key safe with NodeHarbor?', a: 'Keys are stored encrypted, used only to run your node, and masked in the dashboard. Our staff will never ask you for it.' },
-  { q: 'What if my key is rejected?', a: 'Check that you copied all of it, with no spaces, and that it ends with "=". A Gala API key is 44 to 46 characters long.' },
+  {
+    q: 'Is my API key safe with NodeHarbor?',
+    a: 'Keys are stored encrypted, used only to run your node, and masked in the dashboard. Our staff will never ask you for it.',
+  },
+  {
+    q: 'What if my key is rejected?',
+    a: 'Check that you copied all of it, with no spaces, and that it ends with "=". A Gala API key is 44 to 46 characters long.',
+  },
   { q: 'Can I change the key later?', a: 'Yes. Generate a new key in your Gala account and update your service with it.' },
   { q: 'Does NodeHarbor need my wallet?', a: 'No. The API key is all a hosted node needs. Never share a seed phrase or a private key with anyone.' },
 ];
@@ -56,12 +66,22 @@ export default function GalaApiKeyPage() {
         description={description}
         path={paths.galaApiKey}
         type="article"
-        jsonLd={[articleLd({ headline: 'Gala API Key: get it and configure it securely', description, path: paths.galaApiKey }), faqLd(faq), breadcrumbLd(crumbs)]}
+        jsonLd={[
+          articleLd({ headline: 'Gala API Key: get it and configure it securely', description, path: paths.galaApiKey }),
+          faqLd(faq),
+          breadcrumbLd(crumbs),
+        ]}
       />
-      <PageHeader title="Gala API Key" crumbs={crumbs} lead="Your API key is what lets us run your Gala node for you. Here is how to get it and keep it safe." />
+      <PageHeader
+        title="Gala API Key"
+        crumbs={crumbs}
+        lead="Your API key is what lets us run your Gala node for you. Here is how to get it and keep it safe."
+      />
 
       <section aria-labelledby="security" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="security" className="text-2xl font-bold">How we protect your key</h2>
+        <h2 id="security" className="text-2xl font-bold">
+          How we protect your key
+        </h2>
         <div className="mt-8 grid gap-6 md:grid-cols-3">
           {claims.map((c) => (
             <Card key={c.title}>
@@ -75,11 +95,16 @@ export default function GalaApiKeyPage() {
 
       <section aria-labelledby="steps" className="bg-muted/50">
         <div className="mx-auto max-w-3xl px-4 py-16">
-          <h2 id="steps" className="text-2xl font-bold">Five steps to a running node</h2>
+          <h2 id="steps" className="text-2xl font-bold">
+            Five steps to a running node
+          </h2>
           <ol className="mt-8 space-y-6">
             {steps.map((s, i) => (
               <li key={s.title} className="flex gap-4">
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground" aria-hidden="true">
+                <span
+                  className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary font-semibold text-primary-foreground"
+                  aria-hidden="true"
+                >
                   {i + 1}
                 </span>
                 <div>
@@ -119,7 +144,9 @@ export default function GalaApiKeyPage() {
       </section>
 
       <section aria-labelledby="key-faq" className="mx-auto max-w-3xl px-4 pb-16">
-        <h2 id="key-faq" className="text-2xl font-bold">Frequently asked questions</h2>
+        <h2 id="key-faq" className="text-2xl font-bold">
+          Frequently asked questions
+        </h2>
         <div className="mt-6">
           <FaqList items={faq} />
         </div>

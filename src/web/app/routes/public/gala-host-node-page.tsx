@@ -15,7 +15,8 @@ const crumbs = [
   { name: 'Host your Gala Node', path: paths.galaHostNode },
 ];
 
-const description = 'Host your Gala Town Star node for $10/month: fully managed, set up in under 5 minutes, monitored 24/7 with automatic updates and failover. 99% uptime aim.';
+const description =
+  'Host your Gala Town Star node for $10/month: fully managed, set up in under 5 minutes, monitored 24/7 with automatic updates and failover. 99% uptime aim.';
 
 const benefits = [
   { icon: Clock, title: 'Set up in under 5 minutes', text: 'Choose Town Star, paste your Gala API key, done. The dashboard shows installation as it happens.' },
@@ -48,9 +49,15 @@ const comparison: { feature: string; us: string; vps: string; dedicated: string 
 ];
 
 const faq = [
-  { q: 'What do I need to host a Gala node?', a: 'Your Gala API key and enough credit for the first month. Our Gala API Key guide shows how to get the key and keep it safe.' },
+  {
+    q: 'What do I need to host a Gala node?',
+    a: 'Your Gala API key and enough credit for the first month. Our Gala API Key guide shows how to get the key and keep it safe.',
+  },
   { q: 'Can I run more than one node?', a: 'Yes. Each node is its own service with its own key, and each is charged separately from your balance.' },
-  { q: 'What happens if my balance runs out?', a: `A service renews automatically only if your balance covers it. Otherwise it is suspended and its node stopped; a top-up within ${SUSPENSION_DAYS} days renews it and starts the same node again. After that it is terminated and its node removed.` },
+  {
+    q: 'What happens if my balance runs out?',
+    a: `A service renews automatically only if your balance covers it. Otherwise it is suspended and its node stopped; a top-up within ${SUSPENSION_DAYS} days renews it and starts the same node again. After that it is terminated and its node removed.`,
+  },
 ];
 
 export default function GalaHostNodePage() {
@@ -60,11 +67,7 @@ export default function GalaHostNodePage() {
         title="Host your Gala Node"
         description={description}
         path={paths.galaHostNode}
-        jsonLd={[
-          serviceLd({ name: 'Gala Town Star node hosting', description, price: 10, path: paths.galaHostNode }),
-          faqLd(faq),
-          breadcrumbLd(crumbs),
-        ]}
+        jsonLd={[serviceLd({ name: 'Gala Town Star node hosting', description, price: 10, path: paths.galaHostNode }), faqLd(faq), breadcrumbLd(crumbs)]}
       />
       <PageHeader
         title="Host your Gala Node"
@@ -82,7 +85,9 @@ export default function GalaHostNodePage() {
       </PageHeader>
 
       <section aria-labelledby="benefits" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="benefits" className="text-2xl font-bold">Why host your Gala node with us</h2>
+        <h2 id="benefits" className="text-2xl font-bold">
+          Why host your Gala node with us
+        </h2>
         <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {benefits.map((b) => (
             <Card key={b.title}>
@@ -96,7 +101,9 @@ export default function GalaHostNodePage() {
 
       <section id="plans" aria-labelledby="plans-heading" className="bg-muted/50">
         <div className="mx-auto max-w-6xl px-4 py-16">
-          <h2 id="plans-heading" className="text-2xl font-bold">Node plans</h2>
+          <h2 id="plans-heading" className="text-2xl font-bold">
+            Node plans
+          </h2>
           <p className="mt-2 text-muted-foreground">Town Star is available today. More Gala nodes are on the way.</p>
           <div className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {plans.map((p) => (
@@ -107,23 +114,35 @@ export default function GalaHostNodePage() {
       </section>
 
       <section aria-labelledby="compare" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="compare" className="text-2xl font-bold">NodeHarbor compared with running it yourself</h2>
+        <h2 id="compare" className="text-2xl font-bold">
+          NodeHarbor compared with running it yourself
+        </h2>
         {/* Focusable, so a keyboard can scroll the table on a narrow screen. */}
         <div role="region" aria-label="Comparison table" tabIndex={0} className="mt-8 overflow-x-auto rounded-xl border border-border">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">NodeHarbor compared with a VPS and a dedicated server</caption>
             <thead className="bg-muted">
               <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">Feature</th>
-                <th scope="col" className="px-4 py-3 font-semibold">NodeHarbor</th>
-                <th scope="col" className="px-4 py-3 font-semibold">VPS</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Dedicated server</th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Feature
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  NodeHarbor
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  VPS
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Dedicated server
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
               {comparison.map((r) => (
                 <tr key={r.feature}>
-                  <th scope="row" className="px-4 py-3 font-medium">{r.feature}</th>
+                  <th scope="row" className="px-4 py-3 font-medium">
+                    {r.feature}
+                  </th>
                   <td className="px-4 py-3 font-medium text-primary">{r.us}</td>
                   <td className="px-4 py-3 text-muted-foreground">{r.vps}</td>
                   <td className="px-4 py-3 text-muted-foreground">{r.dedicated}</td>
@@ -135,7 +154,9 @@ export default function GalaHostNodePage() {
       </section>
 
       <section aria-labelledby="gala-faq" className="mx-auto max-w-3xl px-4 pb-16">
-        <h2 id="gala-faq" className="text-2xl font-bold">Questions</h2>
+        <h2 id="gala-faq" className="text-2xl font-bold">
+          Questions
+        </h2>
         <div className="mt-6">
           <FaqList items={faq} />
         </div>

@@ -82,12 +82,9 @@ export default function HomePage() {
       <section className="border-b border-border bg-gradient-to-b from-accent to-background">
         <div className="mx-auto max-w-6xl px-4 py-20 text-center sm:py-28">
           <p className="text-sm font-semibold uppercase tracking-wider text-primary">Managed node hosting</p>
-          <h1 className="mx-auto mt-4 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">
-            Your blockchain gaming nodes, hosted and handled
-          </h1>
+          <h1 className="mx-auto mt-4 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">Your blockchain gaming nodes, hosted and handled</h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground">
-            Bring your key. We run the node: deployed within minutes, fully managed, monitored 24/7. Earn passive rewards without
-            a server or a command line.
+            Bring your key. We run the node: deployed within minutes, fully managed, monitored 24/7. Earn passive rewards without a server or a command line.
           </p>
           <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
             <Button asChild size="lg">
@@ -101,7 +98,9 @@ export default function HomePage() {
       </section>
 
       <section aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-20">
-        <h2 id="features-heading" className="text-center text-3xl font-bold tracking-tight">Everything a node needs</h2>
+        <h2 id="features-heading" className="text-center text-3xl font-bold tracking-tight">
+          Everything a node needs
+        </h2>
         <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {features.map((f) => (
             <Card key={f.title}>
@@ -116,7 +115,9 @@ export default function HomePage() {
       <section aria-labelledby="operations-heading" className="bg-muted/50">
         <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-20 lg:grid-cols-2">
           <div>
-            <h2 id="operations-heading" className="text-3xl font-bold tracking-tight">Fully Managed Node Operations</h2>
+            <h2 id="operations-heading" className="text-3xl font-bold tracking-tight">
+              Fully Managed Node Operations
+            </h2>
             <p className="mt-4 text-lg text-muted-foreground">
               Running a node well is a full-time job. We make it ours, so your part is choosing a plan and checking your rewards.
             </p>
@@ -133,7 +134,9 @@ export default function HomePage() {
       </section>
 
       <section aria-labelledby="why-heading" className="mx-auto max-w-6xl px-4 py-20">
-        <h2 id="why-heading" className="text-center text-3xl font-bold tracking-tight">Why operators choose us</h2>
+        <h2 id="why-heading" className="text-center text-3xl font-bold tracking-tight">
+          Why operators choose us
+        </h2>
         <div className="mx-auto mt-10 max-w-3xl">
           <Tabs
             label="Why operators choose us"
@@ -154,7 +157,9 @@ export default function HomePage() {
       </section>
 
       <section id="faq" aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 pb-20">
-        <h2 id="faq-heading" className="text-center text-3xl font-bold tracking-tight">Frequently asked questions</h2>
+        <h2 id="faq-heading" className="text-center text-3xl font-bold tracking-tight">
+          Frequently asked questions
+        </h2>
         <div className="mt-10">
           <FaqList items={homeFaq} />
         </div>

@@ -35,7 +35,9 @@ export default function Playa3ullHostNodePage() {
         lead="Run your Playa3ull Games Master Node on managed infrastructure. Bring your Master Node License Key; we handle the rest."
       />
       <section aria-labelledby="benefits" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="benefits" className="text-2xl font-bold">Everything handled for you</h2>
+        <h2 id="benefits" className="text-2xl font-bold">
+          Everything handled for you
+        </h2>
         <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {benefits.map((b) => (
             <Card key={b.title}>
@@ -48,7 +50,9 @@ export default function Playa3ullHostNodePage() {
       </section>
       <section aria-labelledby="plan" className="bg-muted/50">
         <div className="mx-auto max-w-6xl px-4 py-16">
-          <h2 id="plan" className="text-2xl font-bold">One simple plan</h2>
+          <h2 id="plan" className="text-2xl font-bold">
+            One simple plan
+          </h2>
           <p className="mt-2 text-muted-foreground">Requires a Master Node License Key.</p>
           <div className="mt-10 max-w-sm">
             <PlanCard

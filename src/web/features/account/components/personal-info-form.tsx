@@ -44,7 +44,14 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
       </div>
       <form onSubmit={onSubmit} className="mt-6 space-y-4">
         <FormField id="account-name" label="Full name">
-          <Input id="account-name" autoComplete="name" maxLength={PROFILE_FULL_NAME_MAX} readOnly={!editing} className={valueClass} {...form.register('full_name')} />
+          <Input
+            id="account-name"
+            autoComplete="name"
+            maxLength={PROFILE_FULL_NAME_MAX}
+            readOnly={!editing}
+            className={valueClass}
+            {...form.register('full_name')}
+          />
         </FormField>
         <FormField id="account-email" label="Email">
           <Input id="account-email" type="email" value={email} readOnly className={valueClass} aria-describedby="account-email-note" />
@@ -53,7 +60,14 @@ export function PersonalInfoForm({ profile, email }: { profile: Profile; email: 
           The e-mail address cannot be changed here.
         </p>
         <FormField id="account-company" label="Company">
-          <Input id="account-company" autoComplete="organization" maxLength={PROFILE_COMPANY_MAX} readOnly={!editing} className={valueClass} {...form.register('company')} />
+          <Input
+            id="account-company"
+            autoComplete="organization"
+            maxLength={PROFILE_COMPANY_MAX}
+            readOnly={!editing}
+            className={valueClass}
+            {...form.register('company')}
+          />
         </FormField>
         <FormField id="account-vat" label="VAT ID">
           <Input id="account-vat" maxLength={PROFILE_COMPANY_VAT_MAX} readOnly={!editing} className={valueClass} {...form.register('company_vat')} />

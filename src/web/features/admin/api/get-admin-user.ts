@@ -56,7 +56,8 @@ export const adminUserQueryOptions = (userId: string) =>
     queryKey: adminKeys.userProfile(userId),
     queryFn: () => getAdminUser(userId),
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.services.some((s) => s.service_state === 'installing' || s.service_state === 'deleting') ? BUSY_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.services.some((s) => s.service_state === 'installing' || s.service_state === 'deleting') ? BUSY_POLL_MS : false,
   });
 
 export function useAdminUser(userId: string) {

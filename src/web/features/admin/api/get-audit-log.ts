@@ -19,7 +19,15 @@ export type AuditEntry = {
 };
 
 /** The filters as admin_audit_log takes them; from and to are instants (ISO), to exclusive. */
-export type AuditQuery = { action: string | null; actor: string | null; target: string | null; from: string | null; to: string | null; limit: number; offset: number };
+export type AuditQuery = {
+  action: string | null;
+  actor: string | null;
+  target: string | null;
+  from: string | null;
+  to: string | null;
+  limit: number;
+  offset: number;
+};
 export type AuditPage = { rows: AuditEntry[]; total: number };
 
 /** One page of the audit log, newest first (admins only, admin_audit_log). */

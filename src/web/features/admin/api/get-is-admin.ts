@@ -10,8 +10,7 @@ export async function getIsAdmin(userId: string): Promise<boolean> {
   return data === true;
 }
 
-export const isAdminQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: adminKeys.isAdmin(userId), queryFn: () => getIsAdmin(userId), retry: false });
+export const isAdminQueryOptions = (userId: string) => queryOptions({ queryKey: adminKeys.isAdmin(userId), queryFn: () => getIsAdmin(userId), retry: false });
 
 export function useIsAdmin(userId: string | undefined) {
   return useQuery({ ...isAdminQueryOptions(userId ?? ''), enabled: !!userId });

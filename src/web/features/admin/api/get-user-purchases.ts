@@ -27,7 +27,16 @@ export async function getUserPurchases(userId: string, limit: number, offset: nu
   const { data, error } = await supabase.rpc('admin_user_purchases', { p_user_id: userId, p_limit: limit, p_offset: offset });
   if (error) throw error;
   const rows = data as (UserPurchase & { total_count: number })[];
-  return { rows: rows.map((r) => ({ ...r, amount: Number(r.amount), refunded: Number(r.refunded), refundable: Number(r.refundable), unanswered_refund: r.unanswered_refund === null ? null : Number(r.unanswered_refund) })), total: Number(rows[0]?.total_count ?? 0) };
+  return {
+    rows: rows.map((r) => ({
+      ...r,
+      amount: Number(r.amount),
+      refunded: Number(r.refunded),
+      refundable: Number(r.refundable),
+      unanswered_refund: r.unanswered_refund === null ? null : Number(r.unanswered_refund),
+    })),
+    total: Number(rows[0]?.total_count ?? 0),
+  };
 }
 
 export const userPurchasesQueryOptions = (userId: string, limit: number, offset: number) =>

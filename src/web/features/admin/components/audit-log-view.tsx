@@ -191,8 +191,7 @@ function Change({ entry: e }: { entry: AuditEntry }) {
     <ul className="min-w-48 space-y-0.5">
       {lines.map((l) => (
         <li key={l.field}>
-          <span className="text-muted-foreground">{l.field}</span>{' '}
-          {l.before !== undefined && <Truncated text={l.before} max={40} />}
+          <span className="text-muted-foreground">{l.field}</span> {l.before !== undefined && <Truncated text={l.before} max={40} />}
           {l.before !== undefined && l.after !== undefined && ' → '}
           {l.after !== undefined && <Truncated text={l.after} max={40} />}
         </li>

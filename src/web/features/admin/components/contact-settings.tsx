@@ -7,8 +7,7 @@ import { useContactSettings } from '../api/get-contact-settings';
 /** Read-only (spec §6): the contact form is configured on the server, never here, and no secret is shown. */
 export function ContactSettings() {
   const settings = useContactSettings();
-  const value = (set: string | null, shown: ReactNode) =>
-    settings.isSuccess ? (set ? shown : <Badge variant="outline">Not set</Badge>) : null;
+  const value = (set: string | null, shown: ReactNode) => (settings.isSuccess ? set ? shown : <Badge variant="outline">Not set</Badge> : null);
 
   return (
     <Card role="region" aria-labelledby="contact-settings-heading" className="space-y-4">

@@ -63,7 +63,16 @@ function CreateUserForm({ onDone }: { onDone: () => void }) {
         if (parsed.success) void submit();
       }}
     >
-      <InputField id="new-user-email" label="Email" type="email" autoComplete="off" error={shown('email')} value={email} wrapper={track('email')} onChange={(e) => setEmail(e.target.value)} />
+      <InputField
+        id="new-user-email"
+        label="Email"
+        type="email"
+        autoComplete="off"
+        error={shown('email')}
+        value={email}
+        wrapper={track('email')}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <InputField
         id="new-user-name"
         label="Full name"

@@ -105,7 +105,8 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                         <th key={c.sort} className="py-2 pr-4 font-medium" aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
                           <button type="button" className="inline-flex items-center gap-1 hover:text-foreground" onClick={() => sortBy(c)}>
                             {c.label}
-                            {active && (sort.descending ? <ArrowDown className="size-3" aria-hidden="true" /> : <ArrowUp className="size-3" aria-hidden="true" />)}
+                            {active &&
+                              (sort.descending ? <ArrowDown className="size-3" aria-hidden="true" /> : <ArrowUp className="size-3" aria-hidden="true" />)}
                           </button>
                         </th>
                       );

@@ -38,7 +38,14 @@ export function MailOutbox() {
           setPage(0);
         }}
       >
-        <Input type="search" aria-label="Search mail by recipient" placeholder="Search by recipient..." maxLength={320} value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <Input
+          type="search"
+          aria-label="Search mail by recipient"
+          placeholder="Search by recipient..."
+          maxLength={320}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
         <Button type="submit" variant="outline">
           <Search className="size-4" aria-hidden="true" /> Search
         </Button>

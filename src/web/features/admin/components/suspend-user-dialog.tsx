@@ -50,7 +50,14 @@ export function SuspendUserDialog({ user }: { user: { id: string; email: string 
         }}
       >
         <FormField id="suspend-until" label="Suspended until (optional)">
-          <Input id="suspend-until" type="date" min={tomorrow()} aria-describedby="suspend-until-hint" value={until} onChange={(e) => setUntil(e.target.value)} />
+          <Input
+            id="suspend-until"
+            type="date"
+            min={tomorrow()}
+            aria-describedby="suspend-until-hint"
+            value={until}
+            onChange={(e) => setUntil(e.target.value)}
+          />
           <p id="suspend-until-hint" className="text-xs text-muted-foreground">
             Leave empty to suspend until reactivated.
           </p>

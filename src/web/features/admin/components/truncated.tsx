@@ -8,7 +8,9 @@ export function Truncated({ text, max }: { text: string; max: number }) {
   return (
     <span tabIndex={0} title={text} className="group rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
       <span aria-hidden="true" className="whitespace-nowrap group-hover:hidden group-focus:hidden">{`${text.slice(0, max - 1)}…`}</span>
-      <span className="sr-only break-all group-hover:not-sr-only group-hover:block group-hover:min-w-64 group-focus:not-sr-only group-focus:block group-focus:min-w-64">{text}</span>
+      <span className="sr-only break-all group-hover:not-sr-only group-hover:block group-hover:min-w-64 group-focus:not-sr-only group-focus:block group-focus:min-w-64">
+        {text}
+      </span>
     </span>
   );
 }

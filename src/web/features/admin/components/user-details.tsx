@@ -28,7 +28,9 @@ const backLink = (
 );
 
 /** The browser tab names the user, or says what the page shows instead. */
-const title = (userId: string, name: string) => <Seo title={name} description="A NodeHarbor user, as an admin sees them." path={paths.adminUser(userId)} noindex />;
+const title = (userId: string, name: string) => (
+  <Seo title={name} description="A NodeHarbor user, as an admin sees them." path={paths.adminUser(userId)} noindex />
+);
 
 const notFound = (userId: string) => (
   <Card className="space-y-2 py-12 text-center">

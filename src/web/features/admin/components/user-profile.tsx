@@ -79,7 +79,9 @@ export function UserProfile({ user, self, onDeleted }: { user: AdminUser; self: 
           <Button
             variant="outline"
             disabled={devAccess.isPending}
-            onClick={() => void run(() => devAccess.mutateAsync({ userId: user.id, granted: true }), 'Dev access granted', `${user.email} can now open development hosts.`)}
+            onClick={() =>
+              void run(() => devAccess.mutateAsync({ userId: user.id, granted: true }), 'Dev access granted', `${user.email} can now open development hosts.`)
+            }
           >
             Grant dev access
           </Button>
@@ -88,7 +90,13 @@ export function UserProfile({ user, self, onDeleted }: { user: AdminUser; self: 
             <Button
               variant="outline"
               disabled={devAccess.isPending}
-              onClick={() => void run(() => devAccess.mutateAsync({ userId: user.id, granted: false }), 'Dev access revoked', `${user.email} can no longer open development hosts.`)}
+              onClick={() =>
+                void run(
+                  () => devAccess.mutateAsync({ userId: user.id, granted: false }),
+                  'Dev access revoked',
+                  `${user.email} can no longer open development hosts.`,
+                )
+              }
             >
               Revoke dev access
             </Button>

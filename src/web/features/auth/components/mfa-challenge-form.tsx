@@ -62,9 +62,19 @@ export function MfaChallengeForm() {
     >
       {useRecovery ? (
         <>
-          <p className="text-sm text-muted-foreground">Enter one of the recovery codes you saved when you set up two-factor authentication. Each code works once.</p>
+          <p className="text-sm text-muted-foreground">
+            Enter one of the recovery codes you saved when you set up two-factor authentication. Each code works once.
+          </p>
           <FormField id="mfa-recovery-code" label="Recovery code">
-            <Input id="mfa-recovery-code" autoComplete="off" autoCapitalize="none" spellCheck={false} placeholder="xxxx-xxxx-xxxx-xxxx" value={code} onChange={(e) => setCode(e.target.value)} />
+            <Input
+              id="mfa-recovery-code"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              placeholder="xxxx-xxxx-xxxx-xxxx"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
           </FormField>
         </>
       ) : (

@@ -24,8 +24,7 @@ export async function getPurchases(userId: string): Promise<Purchase[]> {
   return (data as Purchase[]).map((p) => ({ ...p, amount: Number(p.amount) }));
 }
 
-export const purchasesQueryOptions = (userId: string) =>
-  queryOptions({ queryKey: billingKeys.purchases(userId), queryFn: () => getPurchases(userId) });
+export const purchasesQueryOptions = (userId: string) => queryOptions({ queryKey: billingKeys.purchases(userId), queryFn: () => getPurchases(userId) });
 
 export function usePurchases(userId: string) {
   return useQuery(purchasesQueryOptions(userId));

@@ -61,7 +61,9 @@ function NavItems({ isAdmin, onSignOut, collapsed = false, onChoose }: NavProps 
 /** The dashboard's navigation from 768 px up: a collapsible sidebar beside the page. */
 export function DashboardSidebar({ collapsed, onToggle, ...nav }: NavProps & { collapsed: boolean; onToggle: () => void }) {
   return (
-    <aside className={cn('sticky top-0 hidden h-screen shrink-0 flex-col border-r border-border bg-card transition-[width] md:flex', collapsed ? 'w-16' : 'w-60')}>
+    <aside
+      className={cn('sticky top-0 hidden h-screen shrink-0 flex-col border-r border-border bg-card transition-[width] md:flex', collapsed ? 'w-16' : 'w-60')}
+    >
       <div className={cn('flex h-16 items-center border-b border-border px-3', collapsed ? 'justify-center' : 'justify-between')}>
         {!collapsed && <Logo />}
         <button
@@ -95,13 +97,20 @@ export function DashboardDrawer(nav: NavProps) {
   return (
     <D.Root open={open} onOpenChange={setOpen}>
       <D.Trigger asChild>
-        <button type="button" aria-label="Menu" className="rounded-md p-2 hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:hidden">
+        <button
+          type="button"
+          aria-label="Menu"
+          className="rounded-md p-2 hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:hidden"
+        >
           <Menu className="size-5" aria-hidden="true" />
         </button>
       </D.Trigger>
       <D.Portal>
         <D.Overlay className="fixed inset-0 z-50 bg-black/50" />
-        <D.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-border bg-card shadow-lg">
+        <D.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-border bg-card shadow-lg"
+        >
           <div className="flex h-16 items-center justify-between border-b border-border px-3">
             <D.Title className="px-1 text-lg font-semibold">Menu</D.Title>
             <D.Close className="rounded-md p-2 hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring" aria-label="Close menu">

@@ -12,7 +12,11 @@ export function UserMenu({ fullName, email, onSignOut }: { fullName: string | nu
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         {/* The name starts with the initials the button shows, so that speech control finds it by what is seen. */}
-        <button type="button" aria-label={`${initials(fullName)}, User menu`} className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <button
+          type="button"
+          aria-label={`${initials(fullName)}, User menu`}
+          className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
           <UserAvatar fullName={fullName} />
         </button>
       </DropdownMenu.Trigger>

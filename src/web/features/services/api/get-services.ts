@@ -14,11 +14,7 @@ const BUSY_POLL_MS = 3000;
 
 export async function getServices(): Promise<Service[]> {
   const supabase = await getSupabase();
-  const { data, error } = await supabase
-    .from('services')
-    .select('*')
-    .eq('is_deleted', false)
-    .order('created_at', { ascending: false });
+  const { data, error } = await supabase.from('services').select('*').eq('is_deleted', false).order('created_at', { ascending: false });
   if (error) throw error;
   return data as Service[];
 }

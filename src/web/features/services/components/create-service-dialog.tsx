@@ -73,8 +73,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
     ? null
     : values.name.trim() === ''
       ? messages.serviceNameRequired
-      : (serviceNameError(values.name) ??
-        (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
+      : (serviceNameError(values.name) ?? (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
   const planMessage = shows('productId') && !values.productId ? messages.planRequired : null;
   const keyMessage = !shows('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(values.apiKey, properties);
   // Its messages are the fields' own and the shortfall alert's: it only holds the button.
@@ -107,7 +106,12 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   });
 
   if (products.isPending) return <Spinner label="Loading service plans..." />;
-  if (products.isError) return <p role="alert" className="text-sm text-destructive">Failed to load service plans. Please try again later.</p>;
+  if (products.isError)
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Failed to load service plans. Please try again later.
+      </p>
+    );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -127,18 +131,12 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         )}
       </FormField>
 
-      <fieldset
-        className="space-y-2"
-        aria-describedby={planMessage ? 'service-plan-error service-paid-period' : 'service-paid-period'}
-        {...track('productId')}
-      >
+      <fieldset className="space-y-2" aria-describedby={planMessage ? 'service-plan-error service-paid-period' : 'service-paid-period'} {...track('productId')}>
         <legend className="text-sm font-medium">Service Plan</legend>
         {products.data.map((p) => (
           <label
             key={p.id}
-            className={cn(
-              'flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted',
-            )}
+            className={cn('flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted')}
           >
             <input type="radio" value={p.id} className="mt-1" {...form.register('productId')} />
             <span className="flex-1">
@@ -175,7 +173,10 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
       />
 
       {shortfall > 0 && (
-        <div role="alert" className="flex gap-2 rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">
+        <div
+          role="alert"
+          className="flex gap-2 rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100"
+        >
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           {/* One sentence: the spec's submit message for it (step 7) is the server's, when a race gets there. */}
           <p>

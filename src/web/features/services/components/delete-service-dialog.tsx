@@ -9,7 +9,17 @@ import { notifyServiceEvent } from '../api/notify-service-event';
 import type { Service } from '../api/types';
 
 /** `onDeleted` runs once the server has taken the deletion (the service page leaves for the list). */
-export function DeleteServiceDialog({ service, userEmail, blocked, onDeleted }: { service: Service; userEmail: string; blocked: string | null; onDeleted?: () => void }) {
+export function DeleteServiceDialog({
+  service,
+  userEmail,
+  blocked,
+  onDeleted,
+}: {
+  service: Service;
+  userEmail: string;
+  blocked: string | null;
+  onDeleted?: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const [understood, setUnderstood] = useState(false);
   const remove = useDeleteService();
@@ -43,8 +53,8 @@ export function DeleteServiceDialog({ service, userEmail, blocked, onDeleted }: 
       <Tooltip content={blocked}>{trigger}</Tooltip>
       <Dialog open={open} onOpenChange={onOpenChange} title={`Delete ${service.name}?`} description="The node is stopped and the service is moved to trash.">
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} className="size-4" />
-          I understand this action cannot be undone
+          <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} className="size-4" />I understand this action cannot be
+          undone
         </label>
         <div className="mt-6 flex justify-end gap-2">
           <Button variant="outline" onClick={() => onOpenChange(false)}>

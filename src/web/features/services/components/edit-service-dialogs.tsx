@@ -34,7 +34,17 @@ export function RenameServiceDialog({ service }: { service: Service }) {
   );
 }
 
-function EditDialog({ title, description, icon, children }: { title: string; description: string; icon: ReactNode; children: (done: () => void) => ReactNode }) {
+function EditDialog({
+  title,
+  description,
+  icon,
+  children,
+}: {
+  title: string;
+  description: string;
+  icon: ReactNode;
+  children: (done: () => void) => ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog
@@ -125,9 +135,7 @@ function RenameForm({ service, onDone }: { service: Service; onDone: () => void 
   const { save, pending, serverError } = useSave(service, onDone);
   const others = (services.data ?? []).filter((s) => s.id !== service.id).map((s) => s.name.toLowerCase());
   const problem =
-    name.trim() === ''
-      ? messages.serviceNameRequired
-      : (serviceNameError(name) ?? (others.includes(name.toLowerCase()) ? messages.serviceNameTaken : null));
+    name.trim() === '' ? messages.serviceNameRequired : (serviceNameError(name) ?? (others.includes(name.toLowerCase()) ? messages.serviceNameTaken : null));
   // Save waits for a valid name, so the field speaks once it has been left.
   const message = isTouched('name') ? problem : null;
 

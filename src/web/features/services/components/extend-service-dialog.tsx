@@ -26,7 +26,12 @@ export function ExtendServiceDialog(props: Props) {
           <CalendarPlus className="size-4" aria-hidden="true" /> Extend
         </Button>
       </Tooltip>
-      <Dialog open={open} onOpenChange={setOpen} title={`Extend ${service.name}`} description="Add months to the paid period; the charge comes from your balance.">
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Extend ${service.name}`}
+        description="Add months to the paid period; the charge comes from your balance."
+      >
         {open && <ExtendForm {...props} onDone={() => setOpen(false)} />}
       </Dialog>
     </>
@@ -48,7 +53,12 @@ function ExtendForm({ service, product, onDone }: Props & { onDone: () => void }
   const [submitted, setSubmitted] = useState(false);
 
   if (compatible.isPending) return <Spinner label="Loading products..." />;
-  if (compatible.isError) return <p role="alert" className="text-sm text-destructive">Failed to load compatible products</p>;
+  if (compatible.isError)
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Failed to load compatible products
+      </p>
+    );
   if (compatible.data.length === 0)
     return (
       <p role="status" className="rounded-lg border border-yellow-500 bg-yellow-50 p-3 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">

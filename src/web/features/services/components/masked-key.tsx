@@ -25,7 +25,13 @@ export function MaskedKey({ value, label }: { value: string; label: string }) {
           <span className="shrink-0">{masked.tail}</span>
         </code>
       )}
-      <Button variant="ghost" size="icon" className="size-8 shrink-0" onClick={() => setShown((s) => !s)} aria-label={shown ? `Hide ${label}` : `Show ${label}`}>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-8 shrink-0"
+        onClick={() => setShown((s) => !s)}
+        aria-label={shown ? `Hide ${label}` : `Show ${label}`}
+      >
         {shown ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
       </Button>
       <Button variant="ghost" size="icon" className="size-8 shrink-0" onClick={() => void copy()} aria-label={`Copy ${label}`}>

@@ -15,12 +15,26 @@ import { RenewalBadge, StatusBadge } from './status-badges';
 
 export type ServicesLayout = 'list' | 'grid';
 
-export function ServiceCard({ service, product, userEmail, layout }: { service: Service; product: Product | undefined; userEmail: string; layout: ServicesLayout }) {
+export function ServiceCard({
+  service,
+  product,
+  userEmail,
+  layout,
+}: {
+  service: Service;
+  product: Product | undefined;
+  userEmail: string;
+  layout: ServicesLayout;
+}) {
   const f = useFormat();
   const status = displayStatus(service);
   const keyLabel = parseProperties(product?.properties)?.data_name || 'API Key';
   return (
-    <Card role="article" aria-label={service.name} className={cn('flex min-w-0 gap-4 p-4', layout === 'list' ? 'flex-col md:flex-row md:items-center' : 'flex-col')}>
+    <Card
+      role="article"
+      aria-label={service.name}
+      className={cn('flex min-w-0 gap-4 p-4', layout === 'list' ? 'flex-col md:flex-row md:items-center' : 'flex-col')}
+    >
       <div className="min-w-0 flex-1 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="truncate text-lg font-semibold">

@@ -31,7 +31,9 @@ const backLink = (
 );
 
 /** The browser tab names the service, or says what the page shows instead. */
-const title = (serviceId: string, name: string) => <Seo title={name} description="One of your NodeHarbor services." path={paths.dashboardService(serviceId)} noindex />;
+const title = (serviceId: string, name: string) => (
+  <Seo title={name} description="One of your NodeHarbor services." path={paths.dashboardService(serviceId)} noindex />
+);
 
 const notFound = (serviceId: string) => (
   <Card className="space-y-2 py-12 text-center">
@@ -124,7 +126,12 @@ function Details({ serviceId, userEmail, logs }: Props) {
           {!svc.is_deleting && <ChangeKeyDialog service={svc} />}
           {status === 'failed' && <RetryInstallButton service={svc} />}
           {product && svc.renews_at && <ExtendServiceDialog service={svc} product={product} blocked={blockedReason(status, 'extend')} />}
-          <DeleteServiceDialog service={svc} userEmail={userEmail} blocked={blockedReason(status, 'delete')} onDeleted={() => navigate(paths.dashboardServices)} />
+          <DeleteServiceDialog
+            service={svc}
+            userEmail={userEmail}
+            blocked={blockedReason(status, 'delete')}
+            onDeleted={() => navigate(paths.dashboardServices)}
+          />
         </div>
       </Card>
 

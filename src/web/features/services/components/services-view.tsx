@@ -48,7 +48,14 @@ export function ServicesView({ user, balance }: { user: { id: string; email: str
       <div className="flex flex-wrap items-center gap-2">
         <div className="relative min-w-48 flex-1">
           <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          <Input type="search" aria-label="Search services" placeholder="Search services..." className="pl-9" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <Input
+            type="search"
+            aria-label="Search services"
+            placeholder="Search services..."
+            className="pl-9"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </div>
         <div role="group" aria-label="Layout" className="flex rounded-md border border-border">
           {(['list', 'grid'] as const).map((l) => (

@@ -29,32 +29,44 @@ export function StatusGuideDialog() {
     >
       <dl className="space-y-4 text-sm">
         <div>
-          <dt><StatusBadge status="installing" /></dt>
+          <dt>
+            <StatusBadge status="installing" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">Your node is being set up. This takes up to {INSTALL_MINUTES} minutes.</dd>
         </div>
         <div>
-          <dt><StatusBadge status="failed" /></dt>
+          <dt>
+            <StatusBadge status="failed" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">
             Your node could not start; the reason is shown on the service. Retry the installation, or delete the service. {PAID_FROM_FIRST_RUN}
           </dd>
         </div>
         <div>
-          <dt><StatusBadge status="active" /></dt>
+          <dt>
+            <StatusBadge status="active" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">Your node is running and monitored around the clock.</dd>
         </div>
         <div>
-          <dt><StatusBadge status="suspended" /></dt>
+          <dt>
+            <StatusBadge status="suspended" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">
-            The renewal found too little credit. The node is stopped but kept: add credit and the service renews on its own and the same node
-            starts again, or extend it. Unpaid by the day on its badge, it is terminated: the node is removed and the service leaves this list.
+            The renewal found too little credit. The node is stopped but kept: add credit and the service renews on its own and the same node starts again, or
+            extend it. Unpaid by the day on its badge, it is terminated: the node is removed and the service leaves this list.
           </dd>
         </div>
         <div>
-          <dt><StatusBadge status="expired" /></dt>
+          <dt>
+            <StatusBadge status="expired" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">The paid period ended and the service was not renewed. Extend it to start it again.</dd>
         </div>
         <div>
-          <dt><StatusBadge status="deleting" /></dt>
+          <dt>
+            <StatusBadge status="deleting" />
+          </dt>
           <dd className="mt-1 text-muted-foreground">The node is being stopped and moved to trash. This takes a few minutes.</dd>
         </div>
       </dl>

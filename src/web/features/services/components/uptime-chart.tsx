@@ -21,9 +21,7 @@ export function UptimeChart({ days, threshold, asOf }: { days: UptimeDay[]; thre
   });
   return (
     <figure className="space-y-2">
-      <figcaption className="text-sm text-muted-foreground">
-        Time online per UTC day, last {UPTIME_DAYS_SHOWN} days
-      </figcaption>
+      <figcaption className="text-sm text-muted-foreground">Time online per UTC day, last {UPTIME_DAYS_SHOWN} days</figcaption>
       <div className="relative h-40">
         <div className="flex h-full items-end gap-0.5 sm:gap-1">
           {slots.map(({ day, row, label }) => (

@@ -14,6 +14,7 @@ export function useVerifyFactor() {
   // The raise to aal2 ends the user's other aal1 sessions.
   return useMutation({
     mutationFn: verifyFactor,
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: settingsKeys.factors() }), queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() })]),
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: settingsKeys.factors() }), queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() })]),
   });
 }

@@ -54,8 +54,8 @@ export function DeleteAccountCard({ user }: { user: SignedInUser }) {
           <li>Every service is stopped and its node removed.</li>
           <li>Your profile, sign-in methods and two-factor settings are erased, with the messages you sent us.</li>
           <li>
-            Your remaining credit{balance.data !== undefined ? ` of ${f.money(balance.data)}` : ''} can no longer be used. Contact us before
-            deleting if you want it back.
+            Your remaining credit{balance.data !== undefined ? ` of ${f.money(balance.data)}` : ''} can no longer be used. Contact us before deleting if you
+            want it back.
           </li>
           <li>We keep the record of your payments and charges, as the law requires.</li>
         </ul>
@@ -73,11 +73,7 @@ export function DeleteAccountCard({ user }: { user: SignedInUser }) {
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button
-              type="submit"
-              variant="destructive"
-              disabled={!confirmsAccountEmail(typed, user.email) || remove.isPending}
-            >
+            <Button type="submit" variant="destructive" disabled={!confirmsAccountEmail(typed, user.email) || remove.isPending}>
               {remove.isPending ? 'Deleting account...' : 'Delete my account'}
             </Button>
           </div>

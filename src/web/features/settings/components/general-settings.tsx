@@ -65,7 +65,10 @@ export function GeneralSettings({ prefs, onSave, saving }: { prefs: Prefs; onSav
         </div>
       </div>
       <p className="text-sm text-muted-foreground">
-        Dates and amounts will look like: <span data-testid="format-sample">{f.dateTime(new Date().toISOString())} · {f.money(1234.5)}</span>
+        Dates and amounts will look like:{' '}
+        <span data-testid="format-sample">
+          {f.dateTime(new Date().toISOString())} · {f.money(1234.5)}
+        </span>
       </p>
       <Button disabled={saving} onClick={() => onSave({ language, timeZone })}>
         {saving ? 'Saving...' : 'Save Preferences'}

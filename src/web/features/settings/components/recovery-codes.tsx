@@ -37,8 +37,8 @@ export function RecoveryCodes({ codes, onCodes }: { codes: string[] | null; onCo
           Save your recovery codes
         </h3>
         <p className="text-sm">
-          If you lose your phone, sign in with one of these codes instead of an authenticator code. Each works once. Keep them somewhere safe: we
-          won&apos;t show them again.
+          If you lose your phone, sign in with one of these codes instead of an authenticator code. Each works once. Keep them somewhere safe: we won&apos;t
+          show them again.
         </p>
         <ul className="grid grid-cols-2 gap-1 font-mono text-sm" aria-label="Recovery codes">
           {codes.map((c) => (

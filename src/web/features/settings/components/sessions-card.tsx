@@ -71,7 +71,13 @@ export function SessionsCard() {
                       </span>
                     </span>
                     {!s.is_current && (
-                      <Button variant="outline" size="sm" disabled={endOne.isPending} onClick={() => void signOut(s.id, device)} aria-label={`Sign out ${device}`}>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        disabled={endOne.isPending}
+                        onClick={() => void signOut(s.id, device)}
+                        aria-label={`Sign out ${device}`}
+                      >
                         Sign out
                       </Button>
                     )}

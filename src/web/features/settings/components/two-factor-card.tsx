@@ -75,7 +75,13 @@ export function TwoFactorCard() {
                 <span className="flex items-center gap-2">
                   <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {factorLabel(f.friendly_name)}
                 </span>
-                <Button variant="ghost" size="sm" disabled={unenroll.isPending} onClick={() => void remove(f.id)} aria-label={`Remove ${factorLabel(f.friendly_name)}`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={unenroll.isPending}
+                  onClick={() => void remove(f.id)}
+                  aria-label={`Remove ${factorLabel(f.friendly_name)}`}
+                >
                   <Trash2 className="size-4" aria-hidden="true" /> Remove
                 </Button>
               </li>
@@ -89,9 +95,20 @@ export function TwoFactorCard() {
           <p className="text-sm">Scan this QR code with your authenticator app, or enter the secret by hand, then type the 6-digit code it shows.</p>
           <img src={pending.qrCode} alt="QR code for your authenticator app" width={180} height={180} className="rounded bg-white p-2" />
           <p className="text-sm">
-            Secret: <code className="break-all rounded bg-muted px-1" data-testid="totp-secret">{pending.secret}</code>
+            Secret:{' '}
+            <code className="break-all rounded bg-muted px-1" data-testid="totp-secret">
+              {pending.secret}
+            </code>
           </p>
-          <InputField id="mfa-code" label="Verification code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
+          <InputField
+            id="mfa-code"
+            label="Verification code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
           <div className="flex gap-2">
             <Button disabled={code.trim().length !== 6 || verify.isPending} onClick={() => void confirm()}>
               {verify.isPending ? 'Verifying...' : 'Verify and enable'}
@@ -110,7 +127,14 @@ export function TwoFactorCard() {
               void start();
             }}
           >
-            <InputField id="mfa-name" label="Authenticator name" maxLength={AUTHENTICATOR_NAME_MAX} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+            <InputField
+              id="mfa-name"
+              label="Authenticator name"
+              maxLength={AUTHENTICATOR_NAME_MAX}
+              autoComplete="off"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
             <Button type="submit" disabled={enroll.isPending}>
               Enable two-factor authentication
             </Button>
