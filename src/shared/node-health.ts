@@ -39,7 +39,6 @@ export const REDACTED = '••••';
 
 /** The service events the monitor writes (public.service_events.event). */
 export const NODE_EVENTS = ['node_online', 'node_offline', 'node_restarting', 'node_stopped', 'node_restarted'] as const;
-export type NodeEvent = (typeof NODE_EVENTS)[number];
 export type NodeEventDetail = { from?: NodeState | null; exit_code?: number | null; reason?: string | null };
 
 const exit = (d: NodeEventDetail) => (typeof d.exit_code === 'number' ? ` (exit code ${d.exit_code})` : '');

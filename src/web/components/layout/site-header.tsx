@@ -1,3 +1,4 @@
+import { MOBILE_MENU_MAX_HEIGHT_PX } from '@shared/constants';
 import { Menu, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -62,7 +63,13 @@ export function SiteHeader() {
           </Button>
         </div>
       </div>
-      <nav id="mobile-menu" aria-label="Mobile" hidden={!menuOpen} className="max-h-[500px] overflow-y-auto border-t border-border px-4 pb-4 md:hidden">
+      <nav
+        id="mobile-menu"
+        aria-label="Mobile"
+        hidden={!menuOpen}
+        style={{ maxHeight: MOBILE_MENU_MAX_HEIGHT_PX }}
+        className="overflow-y-auto border-t border-border px-4 pb-4 md:hidden"
+      >
         {navGroups.map((g) => (
           <div key={g.label} className="pt-3">
             <p className="px-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{g.label}</p>
