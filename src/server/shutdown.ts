@@ -42,7 +42,7 @@ export async function shutdown(signal: string, opts: ShutdownOptions): Promise<n
     process.exit(1);
   }, graceMs + CLOSE_MS);
   hang.unref();
-  const failed = (item: Stoppable) => (e: unknown) => logger.error('did not stop cleanly', { item: item.name, error: String(e) });
+  const failed = (item: Stoppable) => (e: unknown) => logger.error('did not stop cleanly', { item: item.name, error: e });
   // Each stop begins synchronously (the server stops listening here), before the line below is logged.
   const stopping = opts.stop.map((item) => item.stop(giveUp.signal).catch(failed(item)));
   logger.info('shutting down', { signal, graceSeconds: graceMs / 1000 });

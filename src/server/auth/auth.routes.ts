@@ -158,7 +158,7 @@ export function authRoutes(deps: AppDeps): Hono {
       const { body, headers } = authErrorPayload(authErrorFor(failure), version);
       return c.json(body, failure.status, headers);
     }
-    logger.error('auth request failed', { path: c.req.path, error: err.message, stack: err.stack });
+    logger.error('auth request failed', { path: c.req.path, err });
     const { body, headers } = authErrorPayload(
       new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'),
       version,

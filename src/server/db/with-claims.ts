@@ -1,3 +1,4 @@
+import { currentLogContext } from '../http/request-context';
 import type { Database, Queryable, QueryResult, Statement } from './database';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
@@ -37,6 +38,9 @@ export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Querya
  */
 export function claimsStatement(ctx: RequestContext): Statement {
   const claims = JSON.stringify({ ...ctx.claims, role: ctx.role });
+  // The request's id, for the jobs it enqueues (nodeharbor.jobs.request_id): the one the server assigned, not the client's raw header.
+  const requestId = currentLogContext()?.requestId;
+  const headers = requestId ? { ...ctx.headers, 'x-request-id': requestId } : (ctx.headers ?? {});
   return {
     sql: `with settings as (
             select set_config('search_path', 'public, extensions', true),
@@ -55,7 +59,7 @@ export function claimsStatement(ctx: RequestContext): Statement {
       claims,
       ctx.method ?? '',
       ctx.path ?? '',
-      JSON.stringify(ctx.headers ?? {}),
+      JSON.stringify(headers),
       ctx.statementTimeout ?? null,
       ctx.readOnly ? 'on' : 'off',
       ctx.clientAddress ?? '',

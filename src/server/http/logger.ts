@@ -1,15 +1,34 @@
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+import { pino } from 'pino';
+import { currentLogContext } from './request-context';
 
-/** Structured logs: one JSON object per line on stdout. */
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/** Structured logs: one JSON object per line on stdout, from pino. */
 export type Logger = Record<Level, (msg: string, fields?: Record<string, unknown>) => void>;
 
-export function createLogger(level: Level | 'silent', write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
+/** An Error as a log field: its type, message, stack, and the causes beneath it. */
+const errorField = (v: unknown) => (v instanceof Error ? pino.stdSerializers.errWithCause(v) : v);
+
+/**
+ * pino at `level`, writing through `write` (stdout by default, a test's array otherwise). Each line
+ * has the time (ISO), the level by name, `msg`, the fields, and the request id or job of the
+ * request or job it was written for (request-context.ts).
+ */
+export function createLogger(level: Level | 'silent', write?: (line: string) => void): Logger {
+  const log = pino(
+    {
+      level,
+      base: null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: errorField, error: errorField },
+      mixin: () => currentLogContext() ?? {},
+    },
+    write ? { write: (s: string) => write(s.trimEnd()) } : pino.destination({ dest: 1, sync: true }),
+  );
   const at =
     (l: Level) =>
-    (msg: string, fields: Record<string, unknown> = {}) => {
-      if (order[l] < order[level]) return;
-      write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }));
-    };
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      log[l](fields, msg);
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/database';
+import { currentLogContext } from '../http/request-context';
 
 /** A job as a worker holds it after claiming it. */
-export type ClaimedJob = { id: number; task: string; payload: unknown; attempts: number; maxAttempts: number };
+export type ClaimedJob = { id: number; task: string; payload: unknown; attempts: number; maxAttempts: number; requestId: string | null };
 
 export type EnqueueOptions = {
   /** Idempotency: while a job with this key exists (whatever its state), no other is created. */
@@ -16,18 +17,27 @@ export type EnqueueOptions = {
  * transaction commits. Returns the job's id, or null when `key` was already taken.
  */
 export async function enqueue(q: Queryable, task: string, payload: unknown, opts: EnqueueOptions = {}): Promise<number | null> {
-  const { rows } = await q.query<{ id: number | null }>(`select nodeharbor.enqueue_job($1, $2::jsonb, $3, $4::timestamptz, $5) as id`, [
+  const { rows } = await q.query<{ id: number | null }>(`select nodeharbor.enqueue_job($1, $2::jsonb, $3, $4::timestamptz, $5, $6) as id`, [
     task,
     JSON.stringify(payload ?? {}),
     opts.key ?? null,
     opts.runAt?.toISOString() ?? null,
     opts.maxAttempts ?? null,
+    // The request being served, if any: its id goes with the job into the worker's log lines.
+    currentLogContext()?.requestId ?? null,
   ]);
   return rows[0]?.id ?? null;
 }
 
-type JobRow = { id: number; task: string; payload: unknown; attempts: number; max_attempts: number };
-const toJob = (r: JobRow): ClaimedJob => ({ id: r.id, task: r.task, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts });
+type JobRow = { id: number; task: string; payload: unknown; attempts: number; max_attempts: number; request_id: string | null };
+const toJob = (r: JobRow): ClaimedJob => ({
+  id: r.id,
+  task: r.task,
+  payload: r.payload,
+  attempts: r.attempts,
+  maxAttempts: r.max_attempts,
+  requestId: r.request_id,
+});
 
 /** Which tasks a claim may take: those named in `tasks`, or (`among: false`) all the others. */
 export type TaskFilter = { tasks: readonly string[]; among: boolean };
@@ -42,7 +52,7 @@ export async function failAbandoned(q: Queryable): Promise<ClaimedJob[]> {
         set status = 'failed', locked_until = null, finished_at = now(),
             last_error = coalesce(last_error || '; ', '') || 'the worker stopped during the last attempt'
       where status = 'running' and locked_until < now() and attempts >= max_attempts
-      returning id, task, payload, attempts, max_attempts`,
+      returning id, task, payload, attempts, max_attempts, request_id`,
   );
   return rows.map(toJob);
 }
@@ -75,7 +85,7 @@ export async function claim(
             locked_until = now() + make_interval(secs => $3)
        from next
       where j.id = next.id
-     returning j.id, j.task, j.payload, j.attempts, j.max_attempts`,
+     returning j.id, j.task, j.payload, j.attempts, j.max_attempts, j.request_id`,
     [limit, workerId, leaseSeconds, only.tasks, only.among],
   );
   return rows.map(toJob);

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { classifyDbFailure } from '../db/db-failure';
+import { withLogContext } from '../http/request-context';
 import { claim, complete, extendLeases, fail, failAbandoned, handBack, postpone, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
 import { LANES, type JobDeps, type Lane, type Task } from './task';
@@ -75,7 +76,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   const heartbeat = setInterval(
     () => {
       extendLeases(deps.db, id, [...running.keys()], opts.leaseSeconds).catch((e: unknown) => {
-        if (!isPassing(e)) deps.logger.warn('job lease not extended', { error: String(e) });
+        if (!isPassing(e)) deps.logger.warn('job lease not extended', { error: e });
       });
     },
     Math.max(200, (opts.leaseSeconds * 1000) / 3),
@@ -87,7 +88,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
     const task = tasks.get(job.task);
     const payload = task?.payload.safeParse(job.payload);
     if (!task?.onFailed || !payload?.success) return;
-    await task.onFailed(payload.data, deps, error).catch((e: unknown) => deps.logger.error('onFailed failed', { job: job.id, error: String(e) }));
+    await task.onFailed(payload.data, deps, error).catch((e: unknown) => deps.logger.error('onFailed failed', { job: job.id, error: e }));
   };
 
   const run = async (job: ClaimedJob) => {
@@ -97,7 +98,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       // Another attempt would meet the same unknown task or payload: fail it now.
       const error = task ? `invalid payload: ${payload?.error?.message}` : `no task named ${job.task}`;
       deps.logger.error('job refused', { job: job.id, task: job.task, error });
-      await fail(deps.db, id, job, error, true).catch((e: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: String(e) }));
+      await fail(deps.db, id, job, error, true).catch((e: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: e }));
       return;
     }
     const started = Date.now();
@@ -115,7 +116,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       }
       deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
       const final = await fail(deps.db, id, job, error).catch((err: unknown) => {
-        deps.logger.error('job failure not recorded', { job: job.id, error: String(err) });
+        deps.logger.error('job failure not recorded', { job: job.id, error: err });
         return false;
       });
       if (final) await gaveUp(job, error);
@@ -141,7 +142,8 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
             runningIn[lane].add(job.id);
             running.set(
               job.id,
-              run(job).finally(() => {
+              // Its log lines name the job, and the request that enqueued it.
+              withLogContext({ job: job.id, ...(job.requestId ? { requestId: job.requestId } : {}) }, () => run(job)).finally(() => {
                 running.delete(job.id);
                 runningIn[lane].delete(job.id);
                 wake?.();
@@ -151,7 +153,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         }
       } catch (e) {
         if (stopping) break;
-        if (!isPassing(e)) deps.logger.error('job queue unavailable', { error: String(e) });
+        if (!isPassing(e)) deps.logger.error('job queue unavailable', { error: e });
       }
       // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
       if (claimed > 0 && hasFreeSlot()) continue;
@@ -182,7 +184,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       if (!done && running.size > 0) {
         const ids = await handBack(deps.db, id, [...running.keys()]).catch((e: unknown) => {
           // Their leases then run out as a killed worker's would.
-          deps.logger.error('jobs not handed back', { error: String(e) });
+          deps.logger.error('jobs not handed back', { error: e });
           return [];
         });
         deps.logger.warn('jobs handed back', { jobs: ids });

@@ -168,7 +168,7 @@ export function databaseGauges(
     async refresh() {
       const snapshot = await readSnapshot(db, timeoutMs).catch((e: unknown) => {
         // An outage is logged once by db/outage-log.ts; anything else is a fault of this query.
-        if (!classifyDbFailure(e)) logger.warn('metrics not read from the database', { error: String(e) });
+        if (!classifyDbFailure(e)) logger.warn('metrics not read from the database', { error: e });
         return undefined;
       });
       report(snapshot);
