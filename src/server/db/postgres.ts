@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Writable } from 'node:stream';
 import pg from 'pg';
 import { type Database, type DbError, isDbError, type Queryable, type QueryResult } from './database';
 import { classifyDbFailure, DbConnectionError, SOCKET_CODES } from './db-failure';
@@ -132,14 +131,12 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
     exec: (sql) => withClient((c) => wrap(c).exec(sql)),
     transaction,
     async batch(statements) {
-      // One round trip: pipelined, the transaction's messages leave in one write (the cork) and
-      // PostgreSQL answers them in order. The statements are prepared once per connection. On an
-      // error PostgreSQL refuses the rest of the transaction and answers COMMIT with a rollback,
-      // so the connection goes back clean.
+      // One round trip: the connection pipelines (pg's pipeline mode), so the transaction's
+      // messages all leave before the first answer, and PostgreSQL answers them in order. The
+      // statements are prepared once per connection. On an error PostgreSQL refuses the rest of
+      // the transaction and answers COMMIT with a rollback, so the connection goes back clean.
       const client = await connect();
-      const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
       let sent: Promise<pg.QueryResult>[];
-      stream.cork();
       try {
         sent = [
           client.query('begin'),
@@ -150,8 +147,6 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
         // Nothing half-sent may go back to the pool.
         release(client, true);
         throw e;
-      } finally {
-        stream.uncork();
       }
       const settled = await Promise.allSettled(sent);
       const failed = settled.find((r) => r.status === 'rejected');
