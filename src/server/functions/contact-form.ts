@@ -34,7 +34,7 @@ export async function contactForm(deps: AppDeps, c: Context) {
         // The subject is logged by the mailer, so it names the topic only, never the sender.
         subject: `Contact form: ${m.topic}`,
         text: `From: ${m.name} <${m.email}>\nTopic: ${m.topic}\n\n${m.message}\n`,
-        html: htmlText`<p>From: ${m.name} &lt;${m.email}&gt;<br>Topic: ${m.topic}</p><p>${m.message.split('\n').map((line, i) => html`${i ? html`<br />` : ''}${line}`)}</p>`,
+        html: htmlText`<p>From: ${m.name} &lt;${m.email}&gt;<br>Topic: ${m.topic}</p><p>${m.message.split('\n').map((line, i) => html`${i ? html`<br>` : ''}${line}`)}</p>`,
       });
     } catch {
       // The message is stored and the failed copy is kept (and logged) in the outbox: the sender is done.

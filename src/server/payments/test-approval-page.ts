@@ -20,18 +20,15 @@ export function testApprovalPage(order: TestOrder): string {
   const body =
     order.status === 'CREATED'
       ? html`<h1>Approve a TEST payment of ${amount}?</h1>
-          <p>
-            This is NodeHarbor's built-in <strong>test payment provider</strong>. No money moves: approving adds ${amount} of credit to your balance as if it
-            had been paid. Real payments go through PayPal once it is configured.
-          </p>
-          <form method="post" action="${testApprovalPath(order.id)}">
-            <div class="actions">
-              <button class="approve" type="submit" name="decision" value="approve">Approve test payment</button>
-              <button class="reject" type="submit" name="decision" value="reject">Reject</button>
-            </div>
-          </form>`
+<p>This is NodeHarbor's built-in <strong>test payment provider</strong>. No money moves: approving adds ${amount} of credit to your balance as if it had been paid. Real payments go through PayPal once it is configured.</p>
+<form method="post" action="${testApprovalPath(order.id)}">
+<div class="actions">
+<button class="approve" type="submit" name="decision" value="approve">Approve test payment</button>
+<button class="reject" type="submit" name="decision" value="reject">Reject</button>
+</div>
+</form>`
       : html`<h1>This TEST payment of ${amount} is already ${order.status === 'VOIDED' ? 'rejected' : 'approved'}</h1>
-          <p><a href="/dashboard/billing">Back to Billing</a></p>`;
+<p><a href="/dashboard/billing">Back to Billing</a></p>`;
   return htmlText`<!doctype html>
 <html lang="en">
 <head>

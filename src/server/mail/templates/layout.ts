@@ -8,11 +8,7 @@ export function paragraphsMail(to: string, subject: string, paragraphs: string[]
     to,
     subject,
     text: paragraphs.join('\n\n'),
-    html: htmlText`${paragraphs.map(
-      (p, i) =>
-        html`${i ? '\n' : ''}
-          <p>${p}</p>`,
-    )}`,
+    html: htmlText`${paragraphs.map((p, i) => html`${i ? '\n' : ''}<p>${p}</p>`)}`,
   };
 }
 

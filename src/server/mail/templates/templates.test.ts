@@ -125,6 +125,12 @@ describe('mail templates', () => {
     expect(m.text.split('\n\n')).toEqual(paragraphs);
   });
 
+  it('give each paragraph of the text as one HTML paragraph, a line apart, and nothing else', () => {
+    expect(serviceDeletedMail({ to, name: 'a&b' }).html).toBe(
+      '<p>Your service a&amp;b has been moved to trash.</p>\n<p>If its paid period has not ended, the time left is not lost: choose New Service on your Services page and pick the same plan, and the new service reuses it at no charge. Billing lists the purchased services you can reuse.</p>',
+    );
+  });
+
   it('address the mail, and give the same words in text and HTML', () => {
     const mails = [
       serviceCreatedMail({ to, name: 'node-1' }),
