@@ -5,6 +5,7 @@ import {
   changePasswordSchema,
   contactSchema,
   createServiceError,
+  createServiceSchema,
   extendCost,
   extendMonthChoices,
   adminCreditErrors,
@@ -103,6 +104,38 @@ describe('the key is named as its label names it', () => {
     expect(messages.apiKeyEnding('==', 'License key')).toBe('License key must end with "=="');
     expect(messages.apiKeySpaces('License key')).toBe('License key cannot contain spaces');
     expect(messages.apiKeyChars('License key')).toBe('License key contains invalid characters');
+  });
+});
+
+describe('the New Service form: one message per field, the most specific', () => {
+  const valid = { name: 'node-1', productId: 'p', apiKey: `${'A'.repeat(43)}=` };
+  /** Each field's messages, as react-hook-form's zod resolver shows them. */
+  const fieldMessages = (change: Partial<typeof valid>, properties: Parameters<typeof keyLabel>[0] = null, existingNames: string[] = []) => {
+    const r = createServiceSchema({ properties, existingNames }).safeParse({ ...valid, ...change });
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+  };
+  it.each<[Partial<typeof valid>, Parameters<typeof keyLabel>[0], string[], Record<string, string>]>([
+    [{}, null, [], {}],
+    [{ name: '' }, null, [], { name: messages.serviceNameRequired }],
+    [{ name: '  ' }, null, [], { name: messages.serviceNameRequired }],
+    [{ name: 'ab' }, null, [], { name: messages.serviceNameShort }],
+    [{ name: 'a b' }, null, [], { name: messages.serviceNameSpaces }],
+    [{ name: '-node' }, null, [], { name: messages.serviceNameEdges }],
+    [{ name: 'Node-1' }, null, ['NODE-1'], { name: messages.serviceNameTaken }],
+    [{ productId: '' }, null, [], { productId: messages.planRequired }],
+    [{ productId: null as unknown as string }, null, [], { productId: messages.planRequired }],
+    [{ apiKey: '' }, null, [], { apiKey: messages.apiKeyRequired() }],
+    [{ apiKey: 'short=' }, null, [], { apiKey: messages.apiKeyDefaultLength() }],
+    [{ apiKey: '' }, MASTER_NODE, [], { apiKey: 'License key is required' }],
+    [{ apiKey: 'MN-1' }, MASTER_NODE, [], { apiKey: messages.apiKeyMin(20, 'License key') }],
+    [
+      { name: '', productId: '', apiKey: '' },
+      null,
+      [],
+      { name: messages.serviceNameRequired, productId: messages.planRequired, apiKey: messages.apiKeyRequired() },
+    ],
+  ])('%j under %j, taken %j → %j', (change, properties, taken, expected) => {
+    expect(fieldMessages(change, properties, taken)).toEqual(expected);
   });
 });
 

@@ -248,6 +248,43 @@ export function apiKeyError(key: string, properties: ProductProperties | null): 
   return null;
 }
 
+/** The name field's one message, as spec §5 orders them: required, the first broken rule, taken. */
+export function serviceNameMessage(name: string, takenNames: readonly string[] = []): string | null {
+  if (name.trim() === '') return messages.serviceNameRequired;
+  return serviceNameError(name) ?? (takenNames.some((n) => n.toLowerCase() === name.toLowerCase()) ? messages.serviceNameTaken : null);
+}
+
+/** The key field's one message: required, else the plan's rule, both in the words of its label. */
+export function apiKeyMessage(key: string, properties: ProductProperties | null): string | null {
+  return key === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(key, properties);
+}
+
+/** A string field whose one message, or none, `message` gives. */
+const fieldOf = (message: (value: string) => string | null) =>
+  z.string().superRefine((value, ctx) => {
+    const problem = message(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A service's name: the rename form's and the create form's; `takenNames` are the user's other services'. */
+export const serviceNameSchema = (takenNames: readonly string[]) => fieldOf((name) => serviceNameMessage(name, takenNames));
+
+/** A service's key under the rules of its plan's `properties`. */
+export const apiKeySchema = (properties: ProductProperties | null) => fieldOf((key) => apiKeyMessage(key, properties));
+
+/**
+ * The New Service form's fields, under the chosen plan's key rules. Funding is not a field's: the
+ * form shows it as one alert, and create_service_securely checks it again.
+ */
+export const createServiceSchema = ({ properties, existingNames }: { properties: ProductProperties | null; existingNames: readonly string[] }) =>
+  z.object({
+    name: serviceNameSchema(existingNames),
+    // A radio group with none checked reads as null.
+    productId: z.string({ error: messages.planRequired }).min(1, messages.planRequired),
+    apiKey: apiKeySchema(properties),
+  });
+export type CreateServiceValues = z.input<ReturnType<typeof createServiceSchema>>;
+
 export type CreateServiceInput = {
   loggedIn: boolean;
   name: string;
@@ -262,13 +299,15 @@ export type CreateServiceInput = {
   reusableAvailable: boolean;
 };
 
-/** Spec §5 "Create submit checks", in their order: the first failing message, or null. */
+/**
+ * Spec §5 "Create submit checks", in their order: the first failing message, or null. It is the
+ * order create_service_securely answers in (test/domain/validation-agreement.test.ts); the form
+ * shows the same rules field by field (createServiceSchema) and holds submit until all pass.
+ */
 export function createServiceError(i: CreateServiceInput): string | null {
   if (!i.loggedIn) return messages.notLoggedIn;
-  if (i.name.trim() === '') return messages.serviceNameRequired;
-  const nameError = serviceNameError(i.name);
-  if (nameError) return nameError;
-  if (i.existingNames?.some((n) => n.toLowerCase() === i.name.toLowerCase())) return messages.serviceNameTaken;
+  const nameMessage = serviceNameMessage(i.name, i.existingNames);
+  if (nameMessage) return nameMessage;
   // Before a plan is chosen its properties are null and the key is an "API key".
   if (i.apiKey === '') return messages.apiKeyRequired(keyNoun(i.properties));
   if (!i.productId) return messages.planRequired;

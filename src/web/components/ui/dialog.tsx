@@ -2,6 +2,11 @@ import { X } from 'lucide-react';
 import { Dialog as D } from 'radix-ui';
 import type { ReactNode } from 'react';
 
+function focusDialog(event: Event) {
+  event.preventDefault();
+  if (event.currentTarget instanceof HTMLElement) event.currentTarget.focus();
+}
+
 /** A modal dialog on radix (focus trap, Escape, labelled by its title and description). */
 export function Dialog({
   open,
@@ -10,6 +15,7 @@ export function Dialog({
   description,
   trigger,
   wide = false,
+  initialFocus = 'first-control',
   children,
 }: {
   open?: boolean;
@@ -19,6 +25,11 @@ export function Dialog({
   trigger?: ReactNode;
   /** For wide content such as log lines. */
   wide?: boolean;
+  /**
+   * Where focus goes on opening: the first control (radix's default), or the dialog itself, for a
+   * form whose fields speak once they have been left (react-hook-form's onTouched).
+   */
+  initialFocus?: 'first-control' | 'dialog';
   children: ReactNode;
 }) {
   return (
@@ -29,6 +40,7 @@ export function Dialog({
         <D.Content
           className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-lg`}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={initialFocus === 'dialog' ? focusDialog : undefined}
         >
           <D.Title className="pr-8 text-lg font-semibold">{title}</D.Title>
           {description && <D.Description className="mt-1 text-sm text-muted-foreground">{description}</D.Description>}

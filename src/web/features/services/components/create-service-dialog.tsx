@@ -1,4 +1,5 @@
-import { apiKeyError, canFund, createServiceError, keyLabel, keyNoun, messages, parseProperties, serviceNameError } from '@shared/validation';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { canFund, createServiceSchema, keyLabel, messages, parseProperties, type CreateServiceValues } from '@shared/validation';
 import { AlertTriangle, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -11,7 +12,6 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { useTouchedFields } from '@/lib/use-touched-fields';
 import { cn } from '@/lib/utils';
 import { serverRefusal } from '@/lib/error-text';
 import { useCreateService } from '../api/create-service';
@@ -19,9 +19,6 @@ import { useProducts } from '../api/get-products';
 import { useUnusedServices } from '../api/get-unused-services';
 import { notifyServiceEvent } from '../api/notify-service-event';
 import { intervalLabel, PAID_FROM_FIRST_RUN } from '../service-status';
-
-type Values = { name: string; apiKey: string; productId: string };
-const EMPTY: Values = { name: '', apiKey: '', productId: '' };
 
 type Props = { user: { id: string; email: string }; balance: number | undefined; existingNames: readonly string[] };
 
@@ -37,6 +34,8 @@ export function CreateServiceDialog(props: Props) {
       onOpenChange={setOpen}
       title="Create New Service"
       description="Choose a plan, name your node and give its key."
+      // The dialog's own first focus is no visit: choosing a plan must not make an untouched name speak.
+      initialFocus="dialog"
       trigger={
         <Button>
           <Plus className="size-4" aria-hidden="true" /> New Service
@@ -54,43 +53,33 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   const products = useProducts();
   const unused = useUnusedServices(user.id);
   const create = useCreateService();
-  const form = useForm<Values>({ defaultValues: EMPTY });
-  const values = useWatch({ control: form.control }) as Values;
-  const { isTouched, track } = useTouchedFields<keyof Values>();
-  // A field speaks once it has been left, never while another one changes. Submit waits for every
-  // check (spec §5), so no submission can be what makes one speak.
-  const shows = isTouched;
+  const propertiesOf = (productId: string) => parseProperties(products.data?.find((p) => p.id === productId)?.properties);
+  const form = useForm<CreateServiceValues>({
+    // The key's rules are the chosen plan's, so each check uses the schema of the plan it sees.
+    resolver: (values, context, options) =>
+      zodResolver(createServiceSchema({ properties: propertiesOf(values.productId), existingNames }))(values, context, options),
+    // A field speaks once it has been left. Submit waits for every check (spec §5), so no
+    // submission can be what makes one speak.
+    mode: 'onTouched',
+    defaultValues: { name: '', productId: '', apiKey: '' },
+  });
+  const { errors, isValid } = form.formState;
+  const productId = useWatch({ control: form.control, name: 'productId' });
   const [serverError, setServerError] = useState<string | null>(null);
 
-  const product = products.data?.find((p) => p.id === values.productId);
-  const properties = parseProperties(product?.properties);
-  const keyName = keyLabel(properties);
+  const product = products.data?.find((p) => p.id === productId);
+  const keyName = keyLabel(propertiesOf(productId));
   const price = product?.price ?? 0;
-  const reusableAvailable = !!unused.data?.some((s) => s.product_id === values.productId);
-  const shortfall = product && balance !== undefined && !canFund({ price, balance, reusableAvailable }) ? price - balance : 0;
-
-  const nameMessage = !shows('name')
-    ? null
-    : values.name.trim() === ''
-      ? messages.serviceNameRequired
-      : (serviceNameError(values.name) ?? (existingNames.some((n) => n.toLowerCase() === values.name.toLowerCase()) ? messages.serviceNameTaken : null));
-  const planMessage = shows('productId') && !values.productId ? messages.planRequired : null;
-  const keyMessage = !shows('apiKey') ? null : values.apiKey === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(values.apiKey, properties);
-  // Its messages are the fields' own and the shortfall alert's: it only holds the button.
-  const submitError = createServiceError({
-    loggedIn: !!user.id,
-    name: values.name,
-    apiKey: values.apiKey,
-    productId: values.productId || null,
-    properties,
-    existingNames,
-    price,
-    balance: balance ?? 0,
-    reusableAvailable,
-  });
+  const reusableAvailable = !!unused.data?.some((s) => s.product_id === productId);
+  const funded = canFund({ price, balance: balance ?? 0, reusableAvailable });
+  const shortfall = product && balance !== undefined && !funded ? price - balance : 0;
+  // A key already left is checked again under the rules of the plan chosen since.
+  const recheckKey = () => void (form.getFieldState('apiKey').isTouched && form.trigger('apiKey'));
+  const nameMessage = errors.name?.message;
+  const planMessage = errors.productId?.message;
 
   const onSubmit = form.handleSubmit(async ({ name, apiKey, productId }) => {
-    if (submitError) return;
+    if (!funded) return;
     setServerError(null);
     try {
       const created = await create.mutateAsync({ name, apiKey, productId });
@@ -115,14 +104,14 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="service-name" label="Service Name" error={nameMessage ?? undefined} wrapper={track('name')}>
+      <FormField id="service-name" label="Service Name" error={nameMessage}>
         <Input
           id="service-name"
           autoComplete="off"
           placeholder="my-node"
           aria-describedby={nameMessage ? 'service-name-error' : 'service-name-hint'}
           {...form.register('name')}
-          {...invalidProps('service-name', nameMessage ?? undefined)}
+          {...invalidProps('service-name', nameMessage)}
         />
         {!nameMessage && (
           <p id="service-name-hint" className="text-xs text-muted-foreground">
@@ -131,14 +120,14 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         )}
       </FormField>
 
-      <fieldset className="space-y-2" aria-describedby={planMessage ? 'service-plan-error service-paid-period' : 'service-paid-period'} {...track('productId')}>
+      <fieldset className="space-y-2" aria-describedby={planMessage ? 'service-plan-error service-paid-period' : 'service-paid-period'}>
         <legend className="text-sm font-medium">Service Plan</legend>
         {products.data.map((p) => (
           <label
             key={p.id}
             className={cn('flex cursor-pointer items-start gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary has-[:checked]:bg-muted')}
           >
-            <input type="radio" value={p.id} className="mt-1" {...form.register('productId')} />
+            <input type="radio" value={p.id} className="mt-1" {...form.register('productId', { onChange: recheckKey })} />
             <span className="flex-1">
               <span className="flex justify-between gap-2 font-medium">
                 <span>{p.name}</span>
@@ -164,11 +153,10 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
       <InputField
         id="service-key"
         label={keyName}
-        error={keyMessage ?? undefined}
+        error={errors.apiKey?.message}
         autoComplete="off"
         spellCheck={false}
         placeholder={`Enter your ${keyName}`}
-        wrapper={track('apiKey')}
         {...form.register('apiKey')}
       />
 
@@ -196,7 +184,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
         </p>
       )}
 
-      <Button type="submit" className="w-full" disabled={!!submitError || create.isPending}>
+      <Button type="submit" className="w-full" disabled={!isValid || !funded || create.isPending}>
         {create.isPending ? 'Creating...' : 'Create Service'}
       </Button>
     </form>

@@ -1,15 +1,16 @@
 import { KEY_MASK_VISIBLE } from '@shared/constants';
-import { apiKeyError, keyLabel, keyNoun, messages, parseProperties, serviceNameError } from '@shared/validation';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { apiKeySchema, keyLabel, messages, parseProperties, serviceNameSchema } from '@shared/validation';
 import { KeyRound, Pencil } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { InputField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { serverRefusal } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
-import { useTouchedFields } from '@/lib/use-touched-fields';
 import { useProductProperties } from '../api/get-product-properties';
 import { useServices } from '../api/get-services';
 import type { Service } from '../api/types';
@@ -52,6 +53,8 @@ function EditDialog({
       onOpenChange={setOpen}
       title={title}
       description={description}
+      // The dialog's own first focus is no visit: a field speaks only once a person has left it.
+      initialFocus="dialog"
       trigger={
         <Button variant="outline">
           {icon} {title}
@@ -88,31 +91,33 @@ function useSave(service: Service, onDone: () => void) {
 
 function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => void }) {
   const props = useProductProperties(service.product_id);
-  const form = useForm<{ apiKey: string }>({ defaultValues: { apiKey: '' } });
-  const apiKey = useWatch({ control: form.control, name: 'apiKey' });
-  const { isTouched, track } = useTouchedFields<'apiKey'>();
+  const properties = parseProperties(props.data);
+  const form = useForm<{ apiKey: string }>({
+    // The plan's rules arrive with its properties: each check uses the schema of the latest.
+    resolver: (values, context, options) => zodResolver(z.object({ apiKey: apiKeySchema(properties) }))(values, context, options),
+    // Save waits for a valid key, so the field speaks once it has been left.
+    mode: 'onTouched',
+    defaultValues: { apiKey: '' },
+  });
+  const { errors, isValid } = form.formState;
   const { save, pending, serverError } = useSave(service, onDone);
 
   if (service.product_id && props.isPending) return <Spinner label="Loading the plan's key rules..." />;
-  const properties = parseProperties(props.data);
   const keyName = keyLabel(properties);
-  const problem = apiKey === '' ? messages.apiKeyRequired(keyNoun(properties)) : apiKeyError(apiKey, properties);
   const masked = maskKey(service.api_key, KEY_MASK_VISIBLE);
 
   return (
-    <form onSubmit={form.handleSubmit(({ apiKey: key }) => (problem ? undefined : save({ api_key: key })))} noValidate className="space-y-4">
+    <form onSubmit={form.handleSubmit(({ apiKey: key }) => save({ api_key: key }))} noValidate className="space-y-4">
       <p className="text-sm text-muted-foreground">
         Current key: <code className="font-mono">{masked.dots + masked.tail}</code>
       </p>
       <InputField
         id="service-new-key"
         label={keyName}
-        // Save waits for a valid key, so the field speaks once it has been left.
-        error={isTouched('apiKey') ? (problem ?? undefined) : undefined}
+        error={errors.apiKey?.message}
         autoComplete="off"
         spellCheck={false}
         placeholder={`Enter your ${keyName}`}
-        wrapper={track('apiKey')}
         {...form.register('apiKey')}
       />
       {serverError && (
@@ -120,7 +125,7 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
           {serverError}
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={!!problem || pending}>
+      <Button type="submit" className="w-full" disabled={!isValid || pending}>
         {pending ? 'Saving...' : 'Save key'}
       </Button>
     </form>
@@ -129,33 +134,27 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
 
 function RenameForm({ service, onDone }: { service: Service; onDone: () => void }) {
   const services = useServices();
-  const form = useForm<{ name: string }>({ defaultValues: { name: service.name } });
-  const name = useWatch({ control: form.control, name: 'name' });
-  const { isTouched, track } = useTouchedFields<'name'>();
+  const others = (services.data ?? []).filter((s) => s.id !== service.id).map((s) => s.name);
+  const form = useForm<{ name: string }>({
+    resolver: (values, context, options) => zodResolver(z.object({ name: serviceNameSchema(others) }))(values, context, options),
+    // Save waits for a valid name, so the field speaks once it has been left.
+    mode: 'onTouched',
+    defaultValues: { name: service.name },
+  });
+  const { errors, isValid, isDirty } = form.formState;
   const { save, pending, serverError } = useSave(service, onDone);
-  const others = (services.data ?? []).filter((s) => s.id !== service.id).map((s) => s.name.toLowerCase());
-  const problem =
-    name.trim() === '' ? messages.serviceNameRequired : (serviceNameError(name) ?? (others.includes(name.toLowerCase()) ? messages.serviceNameTaken : null));
-  // Save waits for a valid name, so the field speaks once it has been left.
-  const message = isTouched('name') ? problem : null;
+  const message = errors.name?.message;
 
   return (
-    <form onSubmit={form.handleSubmit(({ name: n }) => (problem ? undefined : save({ name: n })))} noValidate className="space-y-4">
-      <InputField
-        id="service-new-name"
-        label="Service Name"
-        error={message ?? undefined}
-        autoComplete="off"
-        wrapper={track('name')}
-        {...form.register('name')}
-      />
+    <form onSubmit={form.handleSubmit(({ name }) => save({ name }))} noValidate className="space-y-4">
+      <InputField id="service-new-name" label="Service Name" error={message} autoComplete="off" {...form.register('name')} />
       {!message && <p className="text-xs text-muted-foreground">{messages.serviceNameHint}</p>}
       {serverError && (
         <p role="alert" className="text-sm text-destructive">
           {serverError}
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={!!problem || name === service.name || pending}>
+      <Button type="submit" className="w-full" disabled={!isValid || !isDirty || pending}>
         {pending ? 'Saving...' : 'Save name'}
       </Button>
     </form>
