@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isDbError } from '../src/server/db/database';
 import { openPostgres } from '../src/server/db/postgres';
 import { createTestDatabase, TEST_DB, type TestDatabase } from './helpers/database';
@@ -61,6 +62,28 @@ it('binds every value as it is: quotes, backslashes and SQL stay text, U+0000 ge
 });
 
 describe.runIf(TEST_DB === 'postgres')('prepared statements on PostgreSQL', () => {
+  it('sends a batch in one write: pg writes each message on its own, the corked socket gathers them', async () => {
+    const one = await openPostgres(t.url!, 1);
+    // Every write that leaves a socket: one call per write uncorked, one _writev for a corked run.
+    const writes = [vi.spyOn(Socket.prototype, '_write'), vi.spyOn(Socket.prototype, '_writev')];
+    const sent = () => writes.reduce((n, w) => n + w.mock.calls.length, 0);
+    try {
+      const statements = [
+        { sql: `select set_config('request.batch', $1, true)`, params: ['seen'] },
+        { sql: 'select $1::int + 1 as n', params: [41] },
+      ];
+      // The first prepares the statements; the second runs them as a request does.
+      await one.batch(statements);
+      writes.forEach((w) => w.mockClear());
+      const [, read] = await one.batch(statements);
+      expect(read!.rows).toEqual([{ n: 42 }]);
+      expect(sent()).toBe(1);
+    } finally {
+      writes.forEach((w) => w.mockRestore());
+      await one.close();
+    }
+  });
+
   it('prepares a statement once per connection, and replaces a connection that has prepared too many', async () => {
     const one = await openPostgres(t.url!, 1);
     try {

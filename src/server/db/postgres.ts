@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Socket } from 'node:net';
 import pg from 'pg';
 import { type Database, type DbError, isDbError, type Queryable, type QueryResult } from './database';
 import { classifyDbFailure, DbConnectionError, SOCKET_CODES } from './db-failure';
@@ -71,6 +72,20 @@ function preparedName(client: pg.PoolClient, sql: string): string {
 const tooManyPrepared = (client: pg.PoolClient) => (prepared.get(client)?.size ?? 0) > MAX_PREPARED;
 
 /**
+ * A client on a socket of our own, handed to pg through its public `stream` option, so that a
+ * batch can cork it: pg writes each message of a pipelined statement on its own, and uncorked
+ * they leave in as many system calls, which cost case 1 and case 2 a fifth of their throughput.
+ */
+class CorkableClient extends pg.Client {
+  readonly socket: Socket;
+  constructor(config: pg.ClientConfig) {
+    const socket = new Socket();
+    super({ ...config, stream: () => socket });
+    this.socket = socket;
+  }
+}
+
+/**
  * Opens a pool on a real PostgreSQL. A statement that finds no connection within `poolTimeoutMs`
  * fails with DbConnectionError('pool_timeout'), one that waits longer than `lockTimeoutMs` for a
  * lock with 55P03, so that a held row answers its callers fast instead of filling the pool.
@@ -81,6 +96,7 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
     max,
     idleTimeoutMillis: 30_000,
     pipeline: true,
+    Client: CorkableClient as unknown as new () => pg.ClientBase,
     connectionTimeoutMillis: opts.poolTimeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
     // A startup parameter: every statement of every connection has it, at no round trip's cost.
     lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
@@ -132,11 +148,14 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
     transaction,
     async batch(statements) {
       // One round trip: the connection pipelines (pg's pipeline mode), so the transaction's
-      // messages all leave before the first answer, and PostgreSQL answers them in order. The
-      // statements are prepared once per connection. On an error PostgreSQL refuses the rest of
-      // the transaction and answers COMMIT with a rollback, so the connection goes back clean.
+      // messages all leave before the first answer, in one write (the cork), and PostgreSQL
+      // answers them in order. The statements are prepared once per connection. On an error
+      // PostgreSQL refuses the rest of the transaction and answers COMMIT with a rollback, so the
+      // connection goes back clean.
       const client = await connect();
+      const socket = client instanceof CorkableClient ? client.socket : undefined;
       let sent: Promise<pg.QueryResult>[];
+      socket?.cork();
       try {
         sent = [
           client.query('begin'),
@@ -147,6 +166,8 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
         // Nothing half-sent may go back to the pool.
         release(client, true);
         throw e;
+      } finally {
+        socket?.uncork();
       }
       const settled = await Promise.allSettled(sent);
       const failed = settled.find((r) => r.status === 'rejected');
