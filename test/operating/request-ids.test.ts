@@ -61,6 +61,20 @@ it('writes the id on the request’s log lines, and on the worker’s lines for 
   const jobLines = logged().filter((l) => l.job === rows[0]!.id);
   expect(jobLines.map((l) => l.msg)).toContain('job done');
   for (const l of jobLines) expect(l.requestId).toBe(id);
+  // A raw X-Request-Id the server did not keep stays in the request's headers, but the job gets the server's id.
+  const renamed = await fetch(`${s.url}/rest/v1/rpc/create_service_securely`, {
+    method: 'POST',
+    headers: { apikey: s.anonKey, Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json', 'X-Request-Id': 'two words' },
+    body: JSON.stringify({ p_name: 'traced-2', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR }),
+  });
+  expect(renamed.status).toBe(200);
+  const assigned = renamed.headers.get('x-request-id')!;
+  expect(assigned).toMatch(UUID);
+  const second = ((await renamed.json()) as { id: string }).id;
+  const { rows: secondJob } = await s.rawDb.query(`select request_id from nodeharbor.jobs where task = 'install-service' and payload ->> 'serviceId' = $1`, [
+    second,
+  ]);
+  expect(secondJob).toEqual([{ request_id: assigned }]);
   // A job the worker enqueued on its own (no request) carries no id.
   await s.rawDb.query(`select nodeharbor.enqueue_job('reconcile-nodes', '{}', 'untraced')`);
   expect((await s.rawDb.query(`select request_id from nodeharbor.jobs where key = 'untraced'`)).rows).toEqual([{ request_id: null }]);
