@@ -16,6 +16,7 @@ function treeRssKb(pid: number): number {
 
 export type RunningServer = {
   url: string;
+  pid: number;
   /** Seconds from spawning `npm start`'s script to the first 200 from /healthz. */
   startSeconds: number;
   /** Resident memory of the server now, in MB: its process and the HTTP processes it runs. */
@@ -29,12 +30,14 @@ export type RunningServer = {
  * so that the load measures the request path. Rate limits are off, and one caller may use the whole
  * pool (DATABASE_CLIENT_SLOTS), because each case's load comes from one address or one user.
  */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, opts: { wrapper?: string[] } = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+  // A wrapper (valgrind, in bench:instructions) runs node under it, with the same arguments.
+  const [command, ...args] = [...(opts.wrapper ?? []), process.execPath, 'scripts/start.mjs'];
+  const child: ChildProcess = spawn(command!, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -65,6 +68,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const startSeconds = (performance.now() - started) / 1000;
   return {
     url,
+    pid: child.pid!,
     startSeconds,
     rssMb: () => treeRssKb(child.pid!) / 1024,
     async stop() {

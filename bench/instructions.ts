@@ -1,0 +1,101 @@
+// npm run bench:instructions: machine instructions per request of case 1 and case 2, counted by
+// valgrind's callgrind in one HTTP process on PostgreSQL. Unlike requests per second, the count
+// hardly moves with the machine's load (two runs of the same code differ by under 1 %), so it can
+// tell a few per cent apart on a shared machine. Compare two versions by running it in each.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SIZES } from './cases/scale';
+import { anonKey, signIn, type Session } from './lib/http';
+import { actors, growScale, seedActors } from './lib/seed';
+import { startServer, type RunningServer } from './lib/server';
+import { SERVICES_QUERY } from './lib/statements';
+import { postgresTarget } from './lib/targets';
+
+// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
+import { buildIfStale } from '../scripts/source-stamp.mjs';
+import { ROOT } from '../src/server/paths';
+
+const { values: opts } = parseArgs({ options: { warmup: { type: 'string', default: '1500' }, requests: { type: 'string', default: '1000' } } });
+const WARMUP = Number(opts.warmup);
+const REQUESTS = Number(opts.requests);
+
+/** vgdb names its pipe after the host and user in the environment: the server and callgrind_control must agree. */
+const HOST = '127.0.0.1';
+const USER = process.env.USER ?? 'root';
+const NAMES = { HOST, USER, LOGNAME: USER };
+
+/** callgrind_control on the server: vgdb finds it by pid, user and host. */
+function control(server: RunningServer, ...args: string[]): void {
+  execFileSync('callgrind_control', [...args, String(server.pid)], { env: { ...process.env, ...NAMES }, stdio: 'ignore' });
+}
+
+/** The total of callgrind's latest dump (`out.1`, `out.2`, …), which is then removed. */
+function takeLatestDump(out: string): number {
+  const prefix = `${basename(out)}.`;
+  const n = Math.max(
+    ...readdirSync(dirname(out))
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => Number(f.slice(prefix.length))),
+  );
+  const file = `${out}.${n}`;
+  const total = Number(/^totals: (\d+)/m.exec(readFileSync(file, 'utf8'))![1]);
+  rmSync(file);
+  return total;
+}
+
+/** Instructions per request of `one`, counted after `WARMUP` requests let the JIT settle. */
+async function count(server: RunningServer, out: string, one: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await one();
+  control(server, '-z');
+  control(server, '-i', 'on');
+  for (let i = 0; i < REQUESTS; i++) await one();
+  control(server, '-i', 'off');
+  control(server, '-d');
+  return takeLatestDump(out) / REQUESTS;
+}
+
+if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+const target = await postgresTarget();
+const out = join(tmpdir(), `nh-callgrind-${process.pid}.out`);
+try {
+  await (await startServer(target.env)).stop();
+  const db = await target.open();
+  await seedActors(db);
+  await growScale(db, ...SIZES[0]!);
+  await db.close();
+  const server = await startServer(
+    { ...target.env, WEB_CONCURRENCY: '1', ...NAMES },
+    { wrapper: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`] },
+  );
+  try {
+    const apikey = await anonKey(server.url);
+    const reader = await signIn(server.url, apikey, actors.reader);
+    const read = async () => {
+      const r = await fetch(`${server.url}/rest/v1/services${SERVICES_QUERY}`, { headers: { apikey, authorization: `Bearer ${reader.access_token}` } });
+      if (r.status !== 200) throw new Error(`case 1 answered ${r.status}`);
+      await r.arrayBuffer();
+    };
+    let session: Session = await signIn(server.url, apikey, actors.refreshers[0]!);
+    const refresh = async () => {
+      const r = await fetch(`${server.url}/auth/v1/token?grant_type=refresh_token`, {
+        method: 'POST',
+        headers: { apikey, 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: session.refresh_token }),
+      });
+      if (r.status !== 200) throw new Error(`case 2 answered ${r.status}`);
+      session = (await r.json()) as Session;
+    };
+    const case1 = await count(server, out, read);
+    const case2 = await count(server, out, refresh);
+    console.log(`case 1 GET /rest/v1/services: ${Math.round(case1).toLocaleString('en')} instructions per request`);
+    console.log(`case 2 POST /auth/v1/token refresh: ${Math.round(case2).toLocaleString('en')} instructions per request`);
+  } finally {
+    await server.stop();
+    rmSync(out, { force: true });
+  }
+} finally {
+  await target.dispose();
+}
