@@ -73,8 +73,8 @@ const tooManyPrepared = (client: pg.PoolClient) => (prepared.get(client)?.size ?
 
 /**
  * A client on a socket of our own, handed to pg through its public `stream` option, so that a
- * batch can cork it: pg writes each message of a pipelined statement on its own, and uncorked
- * they leave in as many system calls, which cost case 1 and case 2 a fifth of their throughput.
+ * batch can cork it: pg writes each message of a pipelined statement on its own, and uncorked a
+ * read's ~14 messages leave in as many system calls and, with TCP_NODELAY, as many packets.
  */
 class CorkableClient extends pg.Client {
   readonly socket: Socket;
