@@ -1,6 +1,6 @@
 // npm run bench:instructions: machine instructions per request of case 1 and case 2, counted by
 // valgrind's callgrind in one HTTP process on PostgreSQL. Unlike requests per second, the count
-// hardly moves with the machine's load (two runs of the same code differ by under 1 %), so it can
+// hardly moves with the machine's load (two runs of the same code differed by 1.3 % at most), so it can
 // tell a few per cent apart on a shared machine. Compare two versions by running it in each.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -68,7 +68,7 @@ function CreateServiceForm({ user, balance, existingNames, onDone }: Props & { o
   const [serverError, setServerError] = useState<string | null>(null);
 
   const product = products.data?.find((p) => p.id === productId);
-  const keyName = keyLabel(propertiesOf(productId));
+  const keyName = keyLabel(parseProperties(product?.properties));
   const price = product?.price ?? 0;
   const reusableAvailable = !!unused.data?.some((s) => s.product_id === productId);
   const funded = canFund({ price, balance: balance ?? 0, reusableAvailable });

@@ -93,8 +93,8 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
   const props = useProductProperties(service.product_id);
   const properties = parseProperties(props.data);
   const form = useForm<{ apiKey: string }>({
-    // The plan's rules arrive with its properties: each check uses the schema of the latest.
-    resolver: (values, context, options) => zodResolver(z.object({ apiKey: apiKeySchema(properties) }))(values, context, options),
+    // react-hook-form reads its options at each render, so the rules are those of the properties loaded.
+    resolver: zodResolver(z.object({ apiKey: apiKeySchema(properties) })),
     // Save waits for a valid key, so the field speaks once it has been left.
     mode: 'onTouched',
     defaultValues: { apiKey: '' },
@@ -136,7 +136,7 @@ function RenameForm({ service, onDone }: { service: Service; onDone: () => void 
   const services = useServices();
   const others = (services.data ?? []).filter((s) => s.id !== service.id).map((s) => s.name);
   const form = useForm<{ name: string }>({
-    resolver: (values, context, options) => zodResolver(z.object({ name: serviceNameSchema(others) }))(values, context, options),
+    resolver: zodResolver(z.object({ name: serviceNameSchema(others) })),
     // Save waits for a valid name, so the field speaks once it has been left.
     mode: 'onTouched',
     defaultValues: { name: service.name },
