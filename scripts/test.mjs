@@ -6,7 +6,7 @@
 //  4. the browser tests in Chromium, when the web app defines them;
 //  5. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresAnswers } from './postgres-answers.mjs';
@@ -15,19 +15,25 @@ const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const failures = [];
+const reports = mkdtempSync(join(tmpdir(), 'nodeharbor-test-reports-'));
+const timings = [];
+const started = Date.now();
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name} ===`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NH_REPORT_DIR: reports, NH_REPORT_NAME: name, ...env } });
+  timings.push({ name, seconds: (Date.now() - t0) / 1000, ok: r.status === 0 });
   if (r.status !== 0) failures.push(name);
 }
+const json = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, `${name}.json`)}`];
 
-step('unit and API tests on PGlite', 'npx', ['vitest', 'run']);
-step('whole-process test: a fresh clone', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts']);
+step('unit and API tests on PGlite', 'npx', ['vitest', 'run', ...json('pglite')]);
+step('whole-process test: a fresh clone', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts', ...json('slow')]);
 step('fault tests', 'npm', ['run', '--silent', 'test:faults']);
 
 if (await postgresAnswers(pgUrl)) {
-  step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/'], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });
+  step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/', ...json('postgres')], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });
 } else {
   console.error(`\nNo PostgreSQL answers at ${pgUrl}: the PostgreSQL pass cannot run.`);
   console.error('Start one (e.g. apt-get install postgresql) or set TEST_DATABASE_URL; .ci/run does this for you.');
@@ -43,7 +49,7 @@ if (pkg.scripts['test:e2e']) {
       failures.push('browser tests (no Chromium)');
     }
   }
-  if (existsSync('/usr/bin/chromium')) step('browser tests in Chromium', 'npm', ['run', '--silent', 'test:e2e']);
+  if (existsSync('/usr/bin/chromium')) step('browser tests in Chromium', 'npm', ['run', '--silent', 'test:e2e', '--', ...json('browser')]);
 }
 
 // A real Docker Engine in Swarm mode, as the Docker driver needs: installed from Debian's packages
@@ -89,9 +95,16 @@ async function dockerReady() {
 if (await dockerReady()) {
   // No registry can be reached: the node image is built here, offline (the tests build it too when it is missing).
   step('build the test node image offline', 'npx', ['tsx', 'test/docker/node-image.ts']);
-  step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts']);
+  step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts', ...json('docker')]);
 } else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
 
+console.log('\n=== Summary ===');
+for (const t of timings) console.log(`${t.ok ? 'ok  ' : 'FAIL'} ${t.seconds.toFixed(0).padStart(6)} s  ${t.name}`);
+console.log(`     ${((Date.now() - started) / 1000).toFixed(0).padStart(6)} s  in all`);
+for (const f of readdirSync(reports).sort()) {
+  const r = JSON.parse(readFileSync(join(reports, f), 'utf8'));
+  console.log(`${f.replace(/\.json$/, '').padEnd(16)} files ${r.testResults.length}  tests ${r.numTotalTests}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+}
 if (failures.length) {
   console.error(`\nFailed: ${failures.join('; ')}`);
   process.exit(1);
