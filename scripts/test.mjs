@@ -103,7 +103,9 @@ for (const t of timings) console.log(`${t.ok ? 'ok  ' : 'FAIL'} ${t.seconds.toFi
 console.log(`     ${((Date.now() - started) / 1000).toFixed(0).padStart(6)} s  in all`);
 for (const f of readdirSync(reports).sort()) {
   const r = JSON.parse(readFileSync(join(reports, f), 'utf8'));
-  console.log(`${f.replace(/\.json$/, '').padEnd(16)} files ${r.testResults.length}  tests ${r.numTotalTests}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  console.log(
+    `${f.replace(/\.json$/, '').padEnd(16)} files ${r.testResults.length}  tests ${r.numTotalTests}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`,
+  );
 }
 if (failures.length) {
   console.error(`\nFailed: ${failures.join('; ')}`);
