@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
+import type { FolderLock } from './db/data-folder-lock';
 import { openDatabase } from './db/open';
 import { seed } from './db/seed';
 import { defaultClientSlots, shareFairly } from './db/fair-share';
@@ -17,13 +18,14 @@ import { createPaymentProvider } from './payments/create-provider';
 /**
  * Opens the database, applies migrations and seeds, and builds the shared dependencies.
  * main.ts, cli.ts and the tests all start here. `prepared`: another process (a cluster's primary)
- * has migrated, seeded and checked the encryption key already.
+ * has migrated, seeded and checked the encryption key already. `lock`: the data folder's lock, which
+ * the caller (the CLI) took already.
  */
-export async function bootstrap(config: Config, opts: { db?: Database; logger?: Logger; prepared?: boolean } = {}): Promise<AppDeps> {
+export async function bootstrap(config: Config, opts: { db?: Database; logger?: Logger; prepared?: boolean; lock?: FolderLock } = {}): Promise<AppDeps> {
   const logger = opts.logger ?? createLogger(config.logLevel);
   const secrets = resolveSecrets(config);
   const encryptionKeys = { current: secrets.encryptionKey, previous: config.encryptionKeyPrevious };
-  const raw = opts.db ?? (await openDatabase(config));
+  const raw = opts.db ?? (await openDatabase(config, opts.lock));
   const slots = config.databaseClientSlots ?? defaultClientSlots(raw.kind, config.databasePoolSize);
   // Outermost, each caller's share: its refusals are no outage of the database's.
   const db = shareFairly(logOutages(withEncryptionKeys(raw, encryptionKeys), logger), slots);

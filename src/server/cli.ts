@@ -4,7 +4,8 @@ import { bootstrap } from './bootstrap';
 import { commands } from './cli/commands';
 import { describeFailure } from './cli/cli-error';
 import type { CliValues } from './cli/command';
-import { runInServer } from './control/control-client';
+import { runInServerOrLock } from './control/control-client';
+import type { FolderLock } from './db/data-folder-lock';
 import { loadConfig } from './env';
 import { createLogger } from './http/logger';
 
@@ -37,12 +38,14 @@ async function main(argv: string[]): Promise<number> {
     if (typeof path === 'string' && path.trim() !== '') values[option] = resolve(path.trim());
   }
   const config = loadConfig();
+  let lock: FolderLock | undefined;
   if (!config.databaseUrl) {
     const sent = { command: name!, values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string | boolean> };
-    const code = await runInServer(config.dataDir, sent, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
-    if (code !== undefined) return code;
+    const where = await runInServerOrLock(config.dataDir, sent, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
+    if ('exit' in where) return where.exit;
+    lock = where.lock;
   }
-  const deps = await bootstrap(config, { logger: createLogger('warn'), prepared: command.asIs });
+  const deps = await bootstrap(config, { logger: createLogger('warn'), prepared: command.asIs, lock });
   try {
     await command.run(deps, values, (line) => process.stdout.write(`${line}\n`));
     return 0;

@@ -1,14 +1,17 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/server/cli/commands';
-import { runInServer } from '../../src/server/control/control-client';
+import { runInServer, runInServerOrLock } from '../../src/server/control/control-client';
 import { startControlServer, type ControlServer } from '../../src/server/control/control-server';
 import { controlSocketPath, MAX_REQUEST_BYTES } from '../../src/server/control/protocol';
 import { createLogger } from '../../src/server/http/logger';
+import { ROOT } from '../../src/server/paths';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let s: TestServer;
@@ -138,28 +141,56 @@ describe('without a server', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const none = { stdout: () => {}, stderr: () => {} };
 
-  it('the CLI opens the database itself when no socket is there', async () => {
-    expect(await runInServer(dir, { command: 'users:list', values: {} }, none)).toBeUndefined();
-  });
-
-  it('a socket left by a killed server is removed, and the CLI opens the database itself', async () => {
-    const path = controlSocketPath(dir);
-    // A process that listens on the socket and dies at once, as a SIGKILL leaves it.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
-    await new Promise((r) => child.on('exit', r));
-    expect(lstatSync(path).isSocket()).toBe(true);
-    expect(await runInServer(dir, { command: 'users:list', values: {} }, none)).toBeUndefined();
-    expect(existsSync(path)).toBe(false);
-  });
-
-  it('a socket is left alone while a live process holds the data folder (a server still starting)', async () => {
+  /** Where the CLI would run users:list: 'lock' (it took the folder, released here) or the holder's exit code. */
+  const where = async () => {
+    const w = await runInServerOrLock(dir, { command: 'users:list', values: {} }, none);
+    if ('exit' in w) return w.exit;
+    w.lock.release();
+    return 'lock';
+  };
+  /** A process that listens on the control socket and dies at once, as a SIGKILL leaves it. */
+  const killedServer = async () => {
     const path = controlSocketPath(dir);
     const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
     await new Promise((r) => child.on('exit', r));
-    writeFileSync(join(dir, 'nodeharbor.lock'), String(process.ppid));
-    expect(await runInServer(dir, { command: 'users:list', values: {} }, none)).toBeUndefined();
     expect(lstatSync(path).isSocket()).toBe(true);
-    rmSync(join(dir, 'nodeharbor.lock'));
+  };
+
+  it('the CLI takes the data folder and opens the database itself when no process holds it', async () => {
+    expect(await where()).toBe('lock');
+  });
+
+  it('a socket left by a killed server is removed, and the CLI takes the folder', async () => {
+    await killedServer();
+    expect(await where()).toBe('lock');
+    expect(existsSync(controlSocketPath(dir))).toBe(false);
+  });
+
+  it('a live holder that does not answer (a server still starting): the CLI is refused with its pid, and the socket is left alone', async () => {
+    await killedServer();
+    const tsx = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
+    const lockModule = pathToFileURL(join(ROOT, 'src/server/db/data-folder-lock.ts')).href;
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        tsx,
+        '--input-type=module',
+        '-e',
+        `(await import(${JSON.stringify(lockModule)})).takeLock(${JSON.stringify(dir)}); console.log('took'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((r) => holder.stdout!.once('data', r));
+      await expect(where()).rejects.toThrow(
+        `The data folder is in use by another NodeHarbor process (pid ${holder.pid}). Stop it first, or set DATA_DIR to another folder.`,
+      );
+      expect(lstatSync(controlSocketPath(dir)).isSocket()).toBe(true);
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((r) => holder.once('exit', r));
+    }
   });
 
   it('a server replaces the socket a killed one left, and removes its own when it closes', async () => {

@@ -1,15 +1,35 @@
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { lockHolder } from '../db/data-folder-lock';
+import { inUse, lockHolder, tryTakeLock, type FolderLock } from '../db/data-folder-lock';
 import { controlSocketPath, type ControlReply, type ControlRequest } from './protocol';
 
 export type Output = { stdout(text: string): void; stderr(text: string): void };
 
 /**
- * Runs the command in the server that holds the embedded database in `dataDir`, when one answers
- * on its control socket, and resolves to its exit code. Resolves to undefined when none answers,
- * and the caller then opens the database itself. A socket file left by a killed server is removed
- * on the way, unless a live process holds the data folder (a server still starting).
+ * Where the CLI runs a command on the embedded database in `dataDir`, decided by the data folder's
+ * lock alone, so that no process can come in between a look and an act: when no process holds the
+ * folder the CLI takes the lock and opens the database itself (`lock`), after removing a control
+ * socket a killed server left; otherwise the holder runs the command on its control socket
+ * (`exit`). A holder that does not answer there (a server still starting, or another command)
+ * refuses with the message that names it.
+ */
+export async function runInServerOrLock(dataDir: string, request: ControlRequest, out: Output): Promise<{ exit: number } | { lock: FolderLock }> {
+  // Twice: a holder that stopped between our try and our call leaves the folder free.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const lock = tryTakeLock(dataDir);
+    if (lock) {
+      rmSync(controlSocketPath(dataDir), { force: true });
+      return { lock };
+    }
+    const exit = await runInServer(dataDir, request, out);
+    if (exit !== undefined) return { exit };
+  }
+  throw inUse(lockHolder(dataDir));
+}
+
+/**
+ * Runs the command in the server listening on `dataDir`'s control socket and resolves to its exit
+ * code; undefined when none answers there.
  */
 export function runInServer(dataDir: string, request: ControlRequest, out: Output): Promise<number | undefined> {
   const path = controlSocketPath(dataDir);
@@ -37,10 +57,8 @@ export function runInServer(dataDir: string, request: ControlRequest, out: Outpu
         }
       }
     });
-    socket.on('error', (e: NodeJS.ErrnoException) => {
-      if (answered) return;
-      if (e.code === 'ECONNREFUSED' && lockHolder(dataDir) === undefined) rmSync(path, { force: true });
-      resolve(undefined);
+    socket.on('error', () => {
+      if (!answered) resolve(undefined);
     });
     socket.on('close', () => {
       if (!answered || finished) return;

@@ -1,71 +1,101 @@
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tryLock } from 'fs-native-extensions';
 
 // The embedded database's data folder admits one process: two writing one PGlite directory would
-// corrupt it. Its lock file, DATA_DIR/nodeharbor.lock, names the process that holds it.
+// corrupt it. The lock is the kernel's (decision 026): an open-file-description lock (Linux
+// F_OFD_SETLK, flock on macOS) on DATA_DIR/nodeharbor.lock, held while the file stays open and
+// released by the kernel when the process ends however it ends, so no lock is ever stale. The
+// file also names the holder's pid, for messages only; it is never removed, since a process could
+// then lock a file that is no longer the one in the folder.
 
-/** The live process, other than this one, that holds the data folder `dir`; undefined when none does. */
-export function lockHolder(dir: string): number | undefined {
+export type FolderLock = {
+  /** Gives the folder back: unlocks and closes the lock file. */
+  release(): void;
+};
+
+const lockFile = (dir: string) => join(resolve(dir), 'nodeharbor.lock');
+
+/** Folders this process holds: a second open of one of them here would be refused by the kernel too, with a misleading message. */
+const heldHere = new Set<string>();
+
+/**
+ * Takes the data folder's lock when no process holds it, and otherwise answers undefined at once.
+ * Exactly one of any number of processes trying at once gets it.
+ */
+export function tryTakeLock(dir: string): FolderLock | undefined {
+  const file = lockFile(dir);
+  if (heldHere.has(file)) throw new Error(`This process already holds the data folder ${resolve(dir)}.`);
+  // The CLI may come first to a DATA_DIR not made yet: made private, as openPglite makes it.
+  mkdirSync(resolve(dir), { recursive: true, mode: 0o700 });
+  // Not truncated on open: the holder's pid stays readable to those it refuses. O_NOFOLLOW: the
+  // folder is private, yet a link planted in it must not make us lock (or write) another file.
+  const fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  let granted = false;
   try {
-    const pid = readPid(join(resolve(dir), 'nodeharbor.lock'));
-    return pid !== undefined && pid !== process.pid && alive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
+    granted = tryLock(fd);
+  } finally {
+    if (!granted) closeSync(fd);
   }
+  if (!granted) return undefined;
+  ftruncateSync(fd, 0);
+  writeSync(fd, String(process.pid), 0);
+  heldHere.add(file);
+  let held = true;
+  return {
+    release() {
+      if (!held) return;
+      held = false;
+      heldHere.delete(file);
+      // Closing the file's only descriptor is what releases the lock.
+      closeSync(fd);
+    },
+  };
+}
+
+/** Takes the data folder's lock, or throws the message that names the process holding it. */
+export function takeLock(dir: string): FolderLock {
+  const lock = tryTakeLock(dir);
+  if (!lock) throw inUse(lockHolder(dir));
+  return lock;
 }
 
 /**
- * Takes the data folder's lock: created with 'wx', so of two processes starting at once exactly
- * one creates it. A lock whose process is gone (a crash, a kill -9) is stale: it is renamed away
- * to a name of this process's own, and taken only if what was moved is still that stale lock;
- * when another process took it over in between, its lock is put back and it wins.
+ * The pid the holder wrote into the lock file; undefined when no other live process holds the
+ * folder. The holder writes it just after it takes the lock, so a reader that comes in between
+ * waits the moment that takes (at most about a second).
  */
-export function takeLock(file: string): void {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+export function lockHolder(dir: string): number | undefined {
+  const file = lockFile(dir);
+  if (heldHere.has(file)) return undefined;
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const lock = tryTakeLock(dir);
+    if (lock) {
+      lock.release();
+      return undefined;
     }
-    const holder = readPid(file);
-    if (holder === process.pid) return;
-    if (holder !== undefined && alive(holder)) throw inUse(holder);
-    const moved = `${file}.stale-${process.pid}`;
-    try {
-      renameSync(file, moved);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
-    const took = readPid(moved);
-    if (took !== undefined && took !== holder && alive(took)) {
-      // Another process replaced the stale lock with its own between our look and our rename.
-      try {
-        linkSync(moved, file);
-      } finally {
-        rmSync(moved, { force: true });
-      }
-      throw inUse(took);
-    }
-    rmSync(moved, { force: true });
+    const pid = readPid(file);
+    if (pid !== undefined && alive(pid)) return pid;
+    if (Date.now() > deadline) return undefined;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
   }
-  throw new Error(`Could not take the data folder's lock (${file}): other processes keep taking it. Stop them first.`);
 }
 
-/** The pid a lock file names; undefined when it is gone, empty or not a number (a crash mid-write). */
+/** The message for a folder another process holds; `pid` when it is known. */
+export function inUse(pid: number | undefined): Error {
+  return new Error(
+    `The data folder is in use by another NodeHarbor process (${pid === undefined ? 'its pid unknown' : `pid ${pid}`}). Stop it first, or set DATA_DIR to another folder.`,
+  );
+}
+
 function readPid(file: string): number | undefined {
   try {
     const pid = Number(readFileSync(file, 'utf8'));
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
+  } catch {
+    return undefined;
   }
-}
-
-function inUse(pid: number): Error {
-  return new Error(`The data folder is in use by another NodeHarbor process (pid ${pid}). Stop it first, or set DATA_DIR to another folder.`);
 }
 
 function alive(pid: number): boolean {

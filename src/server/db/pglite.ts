@@ -1,10 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import type { Database, Queryable, QueryResult } from './database';
 import { DURABLE_START_PARAMS, DurableNodeFS, syncTree } from './durable-nodefs';
-import { takeLock } from './data-folder-lock';
+import { takeLock, type FolderLock } from './data-folder-lock';
 import { makePrivateFolder } from './private-folder';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
@@ -30,25 +30,31 @@ function wrap(q: Driver): Queryable {
 }
 
 /**
- * Opens PGlite. With a directory it is persisted there and guarded by a lock file, because two
- * processes writing one PGlite directory would corrupt it; without one it lives in memory (tests).
+ * Opens PGlite. With a directory it is persisted there and guarded by the data folder's lock,
+ * because two processes writing one PGlite directory would corrupt it: taken here, or handed over
+ * by a caller that took it already (the CLI), and released on close. Without one it lives in
+ * memory (tests).
  */
-export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Database & { dump(): Promise<Blob> }> {
-  let lockFile: string | undefined;
+export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: FolderLock): Promise<Database & { dump(): Promise<Blob> }> {
+  let lock: FolderLock | undefined;
   const dataDir = dir ? join(resolve(dir), 'pglite') : undefined;
   const created = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
   if (dir) {
-    const abs = resolve(dir);
-    makePrivateFolder(abs);
-    lockFile = join(abs, 'nodeharbor.lock');
-    takeLock(lockFile);
+    makePrivateFolder(resolve(dir));
+    lock = heldLock ?? takeLock(dir);
   }
-  const db = await PGlite.create({
-    // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
-    ...(dataDir ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pgcrypto },
-  });
+  let db: PGlite;
+  try {
+    db = await PGlite.create({
+      // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
+      ...(dataDir ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+      extensions: { pgcrypto },
+    });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   if (dir) {
     // The files PGlite has just created, on a first start: private, and on the disk.
     makePrivateFolder(resolve(dir));
@@ -71,7 +77,7 @@ export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Data
     dump: () => db.dumpDataDir('none'),
     async close() {
       await db.close();
-      if (lockFile) rmSync(lockFile, { force: true });
+      lock?.release();
     },
   };
 }
