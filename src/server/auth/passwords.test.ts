@@ -1,16 +1,61 @@
 import { hash as nativeHash } from '@node-rs/bcrypt';
 import bcrypt from 'bcryptjs';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { AuthError } from './auth-errors';
-import { assertPasswordAcceptable, hashPassword, passwordWeakness, verifyPassword } from './passwords';
+import { assertPasswordAcceptable, hashPassword, PASSWORD_COST, passwordCost, passwordWeakness, verifyPassword } from './passwords';
 
 describe('passwords', () => {
-  it('hashes as GoTrue does: $2a$, cost 10, and verifies', async () => {
-    const hash = await hashPassword('correct horse');
-    expect(hash).toMatch(/^\$2a\$10\$[./A-Za-z0-9]{53}$/);
-    expect(await verifyPassword('correct horse', hash)).toBe(true);
-    expect(await verifyPassword('correct hors', hash)).toBe(false);
+  // The one test at the production cost: the suite hashes at the test cost (passwordCost).
+  it('hashes as GoTrue does, $2a$ at cost 10, and verifies, off the event loop: other work goes on meanwhile', async () => {
+    const testCost = process.env.NODEHARBOR_TEST_PASSWORD_COST;
+    delete process.env.NODEHARBOR_TEST_PASSWORD_COST;
+    try {
+      expect(passwordCost()).toBe(PASSWORD_COST);
+      const hash = await hashPassword('correct horse');
+      expect(hash).toMatch(/^\$2a\$10\$[./A-Za-z0-9]{53}$/);
+      let ticks = 0;
+      let finished = false;
+      const tick = () => {
+        ticks++;
+        if (!finished) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const [, , right, wrong] = await Promise.all([
+        hashPassword('first-one'),
+        hashPassword('second-one'),
+        verifyPassword('correct horse', hash),
+        verifyPassword('correct hors', hash),
+      ]);
+      finished = true;
+      expect([right, wrong]).toEqual([true, false]);
+      // A free loop turns thousands of times while four hashes take their ~60 ms each; work on the
+      // main thread lets it turn only between them (bcryptjs yields every 100 ms at most).
+      expect(ticks).toBeGreaterThan(100);
+    } finally {
+      if (testCost !== undefined) process.env.NODEHARBOR_TEST_PASSWORD_COST = testCost;
+    }
+  });
+
+  it('hashes at the test cost in this suite, and at the production cost in a process that is no test', async () => {
+    expect(passwordCost()).toBe(4);
+    expect(await hashPassword('quick')).toMatch(/^\$2a\$04\$/);
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const said = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        tsx,
+        '--input-type=module',
+        '-e',
+        `console.log((await import(${JSON.stringify(new URL('./passwords.ts', import.meta.url).href)})).passwordCost())`,
+      ],
+      { env },
+    ).toString();
+    expect(said.trim()).toBe(String(PASSWORD_COST));
   });
 
   // Go's x/crypto/bcrypt test vector (TestBcryptingIsCorrect): "allmine" with this 16-byte salt.
@@ -42,22 +87,6 @@ describe('passwords', () => {
       expect(await verifyPassword('exported-pass', h)).toBe(true);
       expect(await verifyPassword('Exported-pass', h)).toBe(false);
     }
-  });
-
-  it('hashes and verifies off the event loop: other work goes on meanwhile', async () => {
-    const hash = await hashPassword('busy-loop');
-    let ticks = 0;
-    let finished = false;
-    const tick = () => {
-      ticks++;
-      if (!finished) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await Promise.all([hashPassword('first-one'), hashPassword('second-one'), verifyPassword('busy-loop', hash), verifyPassword('not-it', hash)]);
-    finished = true;
-    // A free loop turns thousands of times while four hashes take their ~100 ms each; work on the
-    // main thread lets it turn only between them (bcryptjs yields every 100 ms at most).
-    expect(ticks).toBeGreaterThan(100);
   });
 
   it('checks passwords on threads of lower priority than the event loop (nice +10)', async () => {
