@@ -4,7 +4,6 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { postgresAnswers as answersAt } from '../../scripts/postgres-answers.mjs';
-import { migrate } from '../../src/server/db/migrate';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 
@@ -25,16 +24,15 @@ export type TestDatabase = { db: Database & { dump?(): Promise<Blob> }; url?: st
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite from the snapshot, or a new
- * database on the test PostgreSQL.
+ * database on the test PostgreSQL cloned from the run's migrated template (global-setup.ts).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DB === 'pglite') {
     const db = await openPglite(undefined, pgliteSnapshot());
     return { db, drop: async () => {} };
   }
-  const scratch = await createEmptyPostgres('nh_test');
+  const scratch = await createPostgresDatabase('nh_test', inject('postgresTemplate'));
   const db = await openPostgres(scratch.url, 10);
-  await migrate(db, { platform: true });
   return { db, url: scratch.url, drop: scratch.drop };
 }
 
@@ -52,10 +50,13 @@ async function asSuperuser(sql: string): Promise<void> {
   }
 }
 
-/** An empty database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it starts. */
-export async function createEmptyPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database on the test PostgreSQL, named `prefix_<random>`, for a test and the processes it
+ * starts: empty, or a copy of `template`.
+ */
+export async function createPostgresDatabase(prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await asSuperuser(`create database ${name}`);
+  await asSuperuser(`create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => asSuperuser(`drop database if exists ${name} with (force)`) };

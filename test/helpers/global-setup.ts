@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/server/db/migrate';
+import { migratedTemplate } from './postgres-template';
 import { openPglite } from '../../src/server/db/pglite';
 import { DB_DIR } from '../../src/server/paths';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
+    postgresTemplate: string;
   }
 }
 
@@ -23,16 +25,23 @@ function sqlHash(): string {
 }
 
 /**
- * Migrates one PGlite and dumps it to a file, once per run: each test file then loads it in about
- * a second instead of running initdb and every migration again.
+ * Migrates one database once per run, or once per change of the SQL files, for each test file to
+ * start from: on PGlite a dump each file loads in about a second instead of running initdb and
+ * every migration again; on PostgreSQL a template database each file's database is created from.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  if (process.env.TEST_DB === 'postgres') return;
+  if (process.env.TEST_DB === 'postgres') {
+    project.provide('postgresTemplate', await migratedTemplate(`nh_template_${sqlHash()}`));
+    return;
+  }
   const file = join(tmpdir(), `nodeharbor-pglite-${sqlHash()}.tar`);
   if (!existsSync(file)) {
     const db = await openPglite();
     await migrate(db, { platform: true });
-    writeFileSync(file, Buffer.from(await (await db.dump()).arrayBuffer()));
+    // Written whole under another name first: passes starting at once may each make one.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await (await db.dump()).arrayBuffer()));
+    renameSync(partial, file);
     await db.close();
   }
   project.provide('pgliteSnapshot', file);
