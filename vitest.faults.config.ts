@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { base } from './test/helpers/vitest-base';
 
 /**
  * The fault tests (npm run test:faults): a SIGKILL of the server and of a worker, a power cut
@@ -7,10 +8,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
-    pool: 'forks',
-    // The fault tests that start the server in-process take the migrated PGlite snapshot too.
+    ...base,
+    // One file at a time: they kill processes, cut power and time what a server does under it.
+    fileParallelism: false,
+    // The fault tests that start the server in-process take the migrated database too.
     globalSetup: ['test/helpers/global-setup.ts'],
-    execArgv: ['--experimental-websocket'],
     testTimeout: 300_000,
     hookTimeout: 60_000,
   },
