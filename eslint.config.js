@@ -26,6 +26,25 @@ const featureBoundaries = features.map((f) => ({
   },
 }));
 
+// Query keys come from src/web/lib/query-keys.ts, one factory per feature.
+const queryKeyRules = [
+  { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.' },
+  {
+    selector: "CallExpression[callee.property.name=/^(get|set)QueryData$/][arguments.0.type='ArrayExpression']",
+    message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.',
+  },
+];
+
+// Tests wait for a signal or a condition, never a fixed time (issue 32, item 7): the clock is
+// waited on only in test/helpers/wait.ts, whose letTimePass and repeatEvery name the exceptions.
+const FIXED_WAIT = 'Wait for a signal or a condition (until, in test/helpers/wait.ts), not a fixed time.';
+const fixedWaitRules = [
+  { selector: 'CallExpression[callee.name=/^set(Timeout|Interval)$/]', message: FIXED_WAIT },
+  { selector: 'CallExpression[callee.property.name=/^(setTimeout|setInterval|waitForTimeout)$/]', message: FIXED_WAIT },
+  { selector: 'ImportDeclaration[source.value=/^(node:)?timers/]', message: FIXED_WAIT },
+];
+const testFiles = ['test/**/*.{ts,mjs}', 'e2e/**/*.ts', 'src/**/*.test.{ts,tsx}'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -54,17 +73,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Query keys come from src/web/lib/query-keys.ts, one factory per feature.
-      'no-restricted-syntax': [
-        'error',
-        { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.' },
-        {
-          selector: "CallExpression[callee.property.name=/^(get|set)QueryData$/][arguments.0.type='ArrayExpression']",
-          message: 'Take the query key from src/web/lib/query-keys.ts, not a literal.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...queryKeyRules],
     },
   },
   { files: ['src/web/lib/query-keys.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: testFiles, ignores: ['test/helpers/wait.ts'], rules: { 'no-restricted-syntax': ['error', ...fixedWaitRules] } },
+  // A later setting of a rule replaces an earlier one: the web app's tests keep both lists.
+  { files: ['src/web/**/*.test.{ts,tsx}'], rules: { 'no-restricted-syntax': ['error', ...queryKeyRules, ...fixedWaitRules] } },
   ...featureBoundaries,
 );

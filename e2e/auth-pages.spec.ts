@@ -1,15 +1,15 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
 import { createTestUser } from '../test/helpers/users';
-import { MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+import { until } from '../test/helpers/wait';
+import { MOBILE, sharedApp, signIn, startApp, type TestApp } from './helpers/app';
 import { expectToast as toast, holdRequests, stir } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 describe('/login', () => {
   it('asks for both fields, shows the library message in an "Authentication Error" toast, and says "Signing in..." meanwhile', async () => {
@@ -84,18 +84,19 @@ describe('/register', () => {
 
 describe('password reset', () => {
   /** The link of the newest mail to `email`, once the worker has run the queued recovery job. */
-  async function lastResetLink(email: string): Promise<string> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await app.server.deps.db.query<{ text_body: string }>(
-        'select text_body from nodeharbor.outbox where to_address = $1 order by id desc limit 1',
-        [email],
-      );
-      const link = rows[0]?.text_body.match(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/)?.[0];
-      if (link) return link;
-      if (Date.now() > deadline) throw new Error(`no reset link mailed to ${email}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  function lastResetLink(email: string): Promise<string> {
+    return until(
+      `a reset link mailed to ${email}`,
+      async () => {
+        const { rows } = await app.server.deps.db.query<{ text_body: string }>(
+          'select text_body from nodeharbor.outbox where to_address = $1 order by id desc limit 1',
+          [email],
+        );
+        return rows[0]?.text_body.match(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/)?.[0];
+      },
+      10_000,
+      100,
+    );
   }
 
   it('runs end to end with the e-mailed link: request, validate, set a new password, sign in with it', async () => {

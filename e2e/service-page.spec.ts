@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
-import { simulateCrash, simulateOutage, SIMULATED_RESTART_SECONDS } from '../src/server/provisioning/drivers/simulated';
+import { simulateCrash, simulateOutage } from '../src/server/provisioning/drivers/simulated';
 import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
@@ -13,14 +13,19 @@ import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
-  // The test runs the monitor's sweeps itself, so that each state is seen when it says.
+  // The test runs the monitor's sweeps itself, so that each state is seen when it says; a sweep
+  // sees every node of the server, so the server is this test's own.
   app = await startApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });
 afterAll(() => app?.stop());
 
 const sweep = () => sweepNodes(deps);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * As if `seconds` had passed since the last sweep, without waiting for them: the monitor counts
+ * the time between two sweeps from private.node_monitor.swept_at to the next sweep's now().
+ */
+const timePasses = (seconds: number) => app.server.deps.db.query('update private.node_monitor set swept_at = swept_at - make_interval(secs => $1)', [seconds]);
 /** The UTC day `daysAgo` days before today, as the page names it. */
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
@@ -77,7 +82,7 @@ describe('service page', () => {
 
     // Two sweeps: the first finds it online, the second counts the time between as online today.
     await sweep();
-    await sleep(1500);
+    await timePasses(1.5);
     await sweep();
     // The list follows a watched node too, without a reload.
     await page.clock.fastForward(31_000);
@@ -140,8 +145,8 @@ describe('service page', () => {
     await expect(today.innerText()).resolves.toContain('Reward threshold met today');
     expect(await barHeight(page, `${day(0)}: 8h 20m online, threshold met`)).toBeCloseTo(34.722, 2);
 
-    // Started again after the restart delay: back online.
-    await sleep(SIMULATED_RESTART_SECONDS * 1000);
+    // Started again after the restart delay (SIMULATED_RESTART_SECONDS, over at once here): back online.
+    await app.server.deps.db.query('update nodeharbor.simulated_nodes set restarting_until = now(), started_at = now() where service_id = $1', [id]);
     await sweep();
     await page.clock.fastForward(31_000);
     await header.getByText('Online', { exact: true }).waitFor();

@@ -8,6 +8,7 @@ import { connectDocker, DOCKER_DIR } from '../../src/server/provisioning/drivers
 import { createDockerDriver } from '../../src/server/provisioning/drivers/docker';
 import type { NodeHealth, NodeSpec } from '../../src/server/provisioning/provisioner';
 import { GALA_KEY } from '../helpers/users';
+import { readUntil } from '../helpers/wait';
 import { describeProvisioner } from '../provisioning/provisioner-contract';
 import { docker, dockerJson, killNode, removeOurs } from './cli';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
@@ -50,16 +51,10 @@ describeProvisioner(
   { runTimeoutMs: 60_000, restartTimeoutMs: 60_000 },
 );
 
-async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+/** Reads every 0.3 s until `done` holds or the time is up, and returns the last reading. */
+const sampleUntil = <T>(read: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> => readUntil(read, done, timeoutMs, 300);
 const healthUntil = (id: string, wanted: NodeHealth['state']) =>
-  until(
+  sampleUntil(
     () => driver.health(id),
     (h) => h.state === wanted,
   );
@@ -128,7 +123,7 @@ it('puts the key in the secret and nowhere else, and the node reads it at /run/s
     expect(text).not.toContain(encoded);
   }
   // The test image says how long the key it read is, never what it is.
-  const logs = await until(
+  const logs = await sampleUntil(
     () => docker('service', 'logs', '--raw', nameOf(id)),
     (l) => l.includes('key of'),
     30_000,
@@ -183,7 +178,7 @@ it("reports a node whose image is missing as failing, with the engine's reason",
 it("reports a node no host can fit as starting, with Swarm's reason", async () => {
   const id = newId();
   await driver.install({ ...spec(id), memoryMb: 256 * 1024 });
-  const h = await until(
+  const h = await sampleUntil(
     () => driver.health(id),
     (v) => v.state !== 'starting' || !!v.reason?.includes('no suitable node'),
     30_000,
@@ -199,7 +194,7 @@ it("places a node of a pool only on that pool's hosts", async () => {
   expect(JSON.parse(constraints)).toEqual(['node.labels.nodeharbor.pool == nowhere']);
   // This engine's only host is in no pool: the node waits for one.
   expect(
-    await until(
+    await sampleUntil(
       () => driver.health(id),
       (h) => !!(h.state === 'starting' && h.reason?.includes('no suitable node')),
       30_000,
@@ -260,7 +255,7 @@ it('hands a running node a new key: a new secret, a new container reading it, an
 
   await driver.updateKey({ ...spec(id), key: newKey });
   // The rolling update replaces the container: wait for the one new container that runs.
-  const running = await until(containerOf, (c) => c.length === 1 && c[0] !== oldContainer, 60_000);
+  const running = await sampleUntil(containerOf, (c) => c.length === 1 && c[0] !== oldContainer, 60_000);
   expect(running).toHaveLength(1);
   expect(running[0]).not.toBe(oldContainer);
   expect(readKey(running[0]!)).toBe(newKey);

@@ -8,6 +8,7 @@ import { jwtVerify } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { until } from '../helpers/wait';
 import { importOfflineNodeBase } from './offline-node-base';
 
 // NodeHarbor's own image (Dockerfile), built offline from a base made of this machine's node and
@@ -38,14 +39,18 @@ function start(name: string, args: string[], command: string[] = []): string {
 
 /** Waits for the image's HEALTHCHECK to say healthy; throws with the logs if the container stops or is unhealthy. */
 async function healthy(name: string): Promise<void> {
-  for (;;) {
-    const [state, health] = docker(['inspect', '--format', '{{.State.Status}} {{.State.Health.Status}}', name]).split(' ');
-    if (health === 'healthy') return;
-    if (state !== 'running' || health === 'unhealthy') {
-      throw new Error(`${name} is ${state}, ${health}:\n${spawnSync('docker', ['logs', name], { encoding: 'utf8' }).stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  await until(
+    `${name} to be healthy`,
+    () => {
+      const [state, health] = docker(['inspect', '--format', '{{.State.Status}} {{.State.Health.Status}}', name]).split(' ');
+      if (state !== 'running' || health === 'unhealthy') {
+        throw new Error(`${name} is ${state}, ${health}:\n${spawnSync('docker', ['logs', name], { encoding: 'utf8' }).stderr}`);
+      }
+      return health === 'healthy';
+    },
+    180_000,
+    1000,
+  );
 }
 
 /** Runs node inside the container, as its own user, and returns what it printed. */
@@ -231,12 +236,17 @@ describe('the image', () => {
     expect(pid1Uid(`${NAME}-web`)).toBe('1000');
     expect(pid1Uid(`${NAME}-worker`)).toBe('1000');
     // The worker started and is still running; the web server runs none.
-    for (;;) {
-      const logs = spawnSync('docker', ['logs', `${NAME}-worker`], { encoding: 'utf8' });
-      if (`${logs.stdout}${logs.stderr}`.includes('"worker started"')) break;
-      expect(docker(['inspect', '--format', '{{.State.Status}}', `${NAME}-worker`]), logs.stderr).toBe('running');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await until(
+      'the worker to say it started',
+      () => {
+        const logs = spawnSync('docker', ['logs', `${NAME}-worker`], { encoding: 'utf8' });
+        if (`${logs.stdout}${logs.stderr}`.includes('"worker started"')) return true;
+        expect(docker(['inspect', '--format', '{{.State.Status}}', `${NAME}-worker`]), logs.stderr).toBe('running');
+        return false;
+      },
+      180_000,
+      500,
+    );
     const webLogs = spawnSync('docker', ['logs', `${NAME}-web`], { encoding: 'utf8' });
     expect(`${webLogs.stdout}${webLogs.stderr}`).not.toContain('"worker started"');
     // The secrets came from the files: a token signed with the file's JWT secret is one the server takes.

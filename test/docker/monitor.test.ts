@@ -46,7 +46,11 @@ afterAll(async () => {
 });
 
 const sql = async <T>(text: string, params: unknown[] = []) => (await s.deps.db.query<T>(text, params)).rows;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * As if `seconds` had passed since the last sweep, without waiting for them: the monitor counts
+ * the time between two sweeps from private.node_monitor.swept_at to the next sweep's now().
+ */
+const timePasses = (seconds: number) => sql('update private.node_monitor set swept_at = swept_at - make_interval(secs => $1)', [seconds]);
 
 async function activeNode(name: string, product: string, key: string): Promise<string> {
   const { data, error } = await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
@@ -71,12 +75,12 @@ it('sees a killed container restarting, then online, with a readable event; upti
   try {
     await sweepNodes(deps);
     expect(await nodeState(id)).toBe('online');
-    await sleep(1200);
+    await timePasses(1.2);
     await sweepNodes(deps);
     const early = await today(owner, id);
     expect(early?.seconds_online).toBeGreaterThanOrEqual(1);
     expect(early?.meets_threshold).toBe(false);
-    await sleep(2500);
+    await timePasses(2.5);
     await sweepNodes(deps);
     const later = await today(owner, id);
     expect(later!.seconds_online).toBeGreaterThan(early!.seconds_online);
@@ -128,7 +132,7 @@ it("redacts the key from the node's logs in every form it prints, and tells anot
     expect(text).not.toContain(leaked);
 
   await sweepNodes(deps);
-  await sleep(1100);
+  await timePasses(1.1);
   await sweepNodes(deps);
   expect(await today(owner, id)).toBeDefined();
   expect(await invokeFunction(stranger.client, 'node-logs', { service_id: id })).toEqual({ status: 404, body: { error: 'Service not found' } });

@@ -8,6 +8,7 @@ import { connectDocker, DEFAULT_DOCKER_HOST } from '../../src/server/provisionin
 import { createDockerDriver } from '../../src/server/provisioning/drivers/docker';
 import type { NodeObservation, NodeSpec } from '../../src/server/provisioning/provisioner';
 import { GALA_KEY } from '../helpers/users';
+import { readUntil } from '../helpers/wait';
 import { docker, killNode, removeOurs } from './cli';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
@@ -57,17 +58,11 @@ async function countedEngine() {
   };
 }
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+/** Reads every 0.3 s until `done` holds or the time is up, and returns the last reading. */
+const sampleUntil = <T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> => readUntil(read, done, timeoutMs, 300);
 const observed = async (id: string) => (await driver.observe()).find((o) => o.serviceId === id);
 const onlineNode = (id: string) =>
-  until(
+  sampleUntil(
     () => observed(id),
     (o) => o?.state === 'online',
   );
@@ -87,10 +82,17 @@ it("sees a crashed node restarting within Swarm's restart delay, then online in 
   killNode(id);
   const killedAt = Date.now();
   const seen: { o: NodeObservation | undefined; at: number }[] = [];
-  for (let o = await observed(id); !(o?.state === 'online' && o.taskId !== before!.taskId) && Date.now() - killedAt < 60_000; o = await observed(id)) {
-    seen.push({ o, at: Date.now() - killedAt });
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Sampled every 0.1 s until it is online in a new run (or a minute has passed).
+  await readUntil(
+    async () => {
+      const o = await observed(id);
+      seen.push({ o, at: Date.now() - killedAt });
+      return o;
+    },
+    (o) => o?.state === 'online' && o.taskId !== before!.taskId,
+    60_000,
+    100,
+  );
   const restarting = seen.filter((s) => s.o?.state === 'restarting');
   // Swarm waits 5 s before it starts the node again: sampled every 0.1 s, it is seen restarting well within that.
   expect(restarting.length).toBeGreaterThan(0);
@@ -116,7 +118,7 @@ it("sees a crashed node restarting within Swarm's restart delay, then online in 
   expect(after!.taskId).not.toBe(before!.taskId);
 
   // Both runs' lines, oldest first, cut to the tail asked for (Swarm alone sends that many of each run).
-  const all = await until(
+  const all = await sampleUntil(
     () => driver.logs(id, 1000),
     (l) => l.filter((line) => text(line).startsWith('node starting')).length === 2,
     30_000,
@@ -174,7 +176,7 @@ it('observes 1 node and 5 nodes in the same three engine requests, and asks only
 it("observes a node no host can fit offline, with Swarm's reason", async () => {
   const id = newId();
   await driver.install({ ...spec(id), memoryMb: 256 * 1024 });
-  const o = await until(
+  const o = await sampleUntil(
     () => observed(id),
     (v) => !!v?.reason?.includes('no suitable node'),
     30_000,
@@ -195,7 +197,7 @@ it("answers a LEAK key node's lines as the node wrote them, key and all: redacti
   // Every character that URL-encoding changes in a key of base64 characters.
   const key = `LEAK${randomBytes(9).toString('hex')}+/=`;
   await driver.install(spec(id, key));
-  const lines = await until(
+  const lines = await sampleUntil(
     () => driver.logs(id, 100),
     (l) => l.some((line) => text(line).startsWith('debug key_url=')),
     30_000,
@@ -219,7 +221,7 @@ it('answers what a node writes to stderr as well as to stdout, in the order it w
     "/bin/busybox sh -c 'echo to-stderr >&2; /bin/busybox sleep 1; echo to-stdout; exec /bin/busybox sh /bin/node'",
     nameOf(id),
   );
-  const lines = await until(
+  const lines = await sampleUntil(
     () => driver.logs(id, 100),
     (l) => l.some((line) => text(line) === 'to-stdout'),
     30_000,

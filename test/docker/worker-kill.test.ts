@@ -7,7 +7,7 @@ import { addCredits } from '../../src/server/domain/credits';
 import { withClaims } from '../../src/server/db/with-claims';
 import { loadConfig } from '../../src/server/env';
 import { waitFor } from '../lifecycle/helpers';
-import { createEmptyPostgres } from '../helpers/database';
+import { createPostgresDatabase } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 import { docker, removeOurs } from './cli';
@@ -15,7 +15,7 @@ import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // `npm run worker` processes on one PostgreSQL, one of them killed while it waits for its node.
 describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () => {
-  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>>;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let env: Record<string, string>;
   const settings = {
     JWT_SECRET: 'docker-kill-secret-that-is-long-enough-0123456789',
@@ -35,7 +35,7 @@ describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () =>
 
   beforeAll(async () => {
     ensureNodeImage();
-    scratch = await createEmptyPostgres('nh_dkill');
+    scratch = await createPostgresDatabase('nh_dkill');
     env = { ...settings, DATABASE_URL: scratch.url };
     deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   });

@@ -12,7 +12,7 @@ import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import { loadConfig } from '../../src/server/env';
 import { DB_DIR } from '../../src/server/paths';
-import { createEmptyPostgres, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, TEST_DB } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { GALA_KEY } from '../helpers/users';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   if (TEST_DB === 'pglite') {
     db = await openPglite();
   } else {
-    const scratch = await createEmptyPostgres('nh_upgrade');
+    const scratch = await createPostgresDatabase('nh_upgrade');
     db = await openPostgres(scratch.url, 5);
     drop = scratch.drop;
   }

@@ -3,12 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
+import { until } from '../helpers/wait';
 
 type Setting = { name: string; env: () => Promise<Record<string, string>>; cleanUp: () => Promise<void> };
 const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.test' };
-let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
+let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 const settings: Setting[] = [];
 if (TEST_DB === 'pglite') {
   settings.push({
@@ -20,7 +21,7 @@ if (TEST_DB === 'pglite') {
   settings.push({
     name: 'PostgreSQL',
     env: async () => {
-      scratch = await createEmptyPostgres('nh_sigkill');
+      scratch = await createPostgresDatabase('nh_sigkill');
       return {
         ...common,
         DATABASE_URL: scratch.url,
@@ -87,7 +88,7 @@ describe.each(settings)('the server on $name after a SIGKILL', ({ env: makeEnv, 
       }
     };
     const streams = [...Array.from({ length: 4 }, writeSessions), ...Array.from({ length: 4 }, writeCredits)];
-    while (sessions.length < 30 || credits.length < 30) await new Promise((r) => setTimeout(r, 5));
+    await until('30 sign-ins and 30 credits answered 2xx', () => sessions.length >= 30 && credits.length >= 30, 240_000, 5);
     server.child.kill('SIGKILL');
     stop = true;
     await Promise.all(streams);

@@ -9,18 +9,16 @@ import { withClaims } from '../../src/server/db/with-claims';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { claim, enqueue } from '../../src/server/jobs/queue';
 import { renewService } from '../../src/server/jobs/tasks/renew-service';
-import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
-import { until } from '../helpers/until';
+import { until } from '../helpers/wait';
 
 // Several worker processes share one PostgreSQL (the PostgreSQL pass of npm run test:faults); the
 // test reads the database while they run.
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run worker, killed with SIGKILL in the middle of a job', () => {
-  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>>;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let env: Record<string, string>;
   const settings = {
     JWT_SECRET: 'worker-kill-secret-that-is-long-enough-0123456789',
@@ -35,7 +33,7 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    scratch = await createEmptyPostgres('nh_kill');
+    scratch = await createPostgresDatabase('nh_kill');
     env = { ...settings, DATABASE_URL: scratch.url };
     deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   });
@@ -61,11 +59,18 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     const serviceId = created.rows[0]!.s.id;
 
     const first = await spawnWorker();
-    await until(
-      'the install to be claimed',
-      async () => (await q<{ status: string }>(`select status from nodeharbor.jobs where task = 'install-service'`))[0]?.status === 'running',
-    );
-    await sleep(800); // inside the 3-second install
+    type Lease = { status: string; locked_until: Date };
+    const lease = async () => (await q<Lease>(`select status, locked_until from nodeharbor.jobs where task = 'install-service'`))[0];
+    const claimed = await until('the install to be claimed', async () => {
+      const l = await lease();
+      return l?.status === 'running' && l;
+    });
+    // Inside the 3-second install: the worker's heartbeat (every JOB_LEASE_SECONDS / 3) has
+    // extended the lease of the job it is still running.
+    await until('the worker to extend the lease of the running install', async () => {
+      const l = (await lease())!;
+      return l.status === 'running' && l.locked_until.getTime() > claimed.locked_until.getTime();
+    });
     first.child.kill('SIGKILL');
     await first.exited;
     expect(await q('select state from private.services where id = $1', [serviceId])).toEqual([{ state: 'installing' }]);

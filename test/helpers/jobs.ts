@@ -1,6 +1,7 @@
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { startWorker } from '../../src/server/jobs/worker';
 import type { TestServer } from './server';
+import { until } from './wait';
 
 /**
  * Runs every due job with a real worker, as the one beside npm start would, and returns once
@@ -8,14 +9,14 @@ import type { TestServer } from './server';
  */
 export async function runDueJobs(t: TestServer, timeoutMs = 10_000): Promise<void> {
   const worker = startWorker(await createJobDeps(t.deps), { concurrency: { nodes: 2, upkeep: 2 }, pollMs: 20, leaseSeconds: 30, schedules: [] });
-  const deadline = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      const { rows } = await t.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.jobs where status in ('pending', 'running')`);
-      if (rows[0]!.n === 0) return;
-      if (Date.now() > deadline) throw new Error('timed out waiting for the queued jobs');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(
+      'the queued jobs',
+      async () =>
+        (await t.deps.db.query<{ n: number }>(`select count(*)::int as n from nodeharbor.jobs where status in ('pending', 'running')`)).rows[0]!.n === 0,
+      timeoutMs,
+      20,
+    );
   } finally {
     await worker.stop();
   }

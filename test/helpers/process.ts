@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { ROOT } from '../../src/server/paths';
+import { until } from './wait';
 
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -33,20 +34,19 @@ export async function spawnServer(env: Record<string, string>, opts: { entry?: s
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  for (;;) {
+  const healthy = async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
     try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break;
+      return (await fetch(`${url}/healthz`)).status === 200;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  await until('the server to answer /healthz', healthy, opts.timeoutMs ?? 60_000, 100).catch((e: unknown) => {
+    if (child.exitCode !== null) throw e;
+    child.kill('SIGKILL');
+    throw new Error(`server did not become healthy:\n${out}`);
+  });
   return { child, url, output: () => out, exited };
 }
 
@@ -61,13 +61,13 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('worker started')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the worker did not start:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const started = () => {
+    if (child.exitCode !== null) throw new Error('exited');
+    return out.includes('worker started');
+  };
+  await until('the worker to say it started', started, 30_000, 100).catch(() => {
+    child.kill('SIGKILL');
+    throw new Error(`the worker did not start:\n${out}`);
+  });
   return { child, exited };
 }

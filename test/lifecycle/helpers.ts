@@ -4,6 +4,7 @@ import type { Queryable } from '../../src/server/db/database';
 import { startAppWorker } from '../../src/server/jobs/app-worker';
 import type { Worker } from '../../src/server/jobs/worker';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { until } from '../helpers/wait';
 
 /** A mail as the local SMTP server received it. */
 export type ReceivedMail = { to: string[]; subject: string; raw: string };
@@ -52,14 +53,8 @@ export async function startLifecycleServer(env: Record<string, string> = {}): Pr
 }
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  return until(what, check, timeoutMs);
 }
 
 /** Jobs of one task, oldest first. */

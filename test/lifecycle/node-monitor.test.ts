@@ -35,7 +35,11 @@ afterEach(() => expectLedgerBalanced(s.deps.db));
 afterAll(() => s.stop());
 
 const sql = async <T>(text: string, params: unknown[] = []) => (await s.deps.db.query<T>(text, params)).rows;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * As if `seconds` had passed since the last sweep, without waiting for them: the monitor counts
+ * the time between two sweeps from private.node_monitor.swept_at to the next sweep's now().
+ */
+const timePasses = (seconds: number) => sql('update private.node_monitor set swept_at = swept_at - make_interval(secs => $1)', [seconds]);
 
 async function activeService(user: TestUser, name: string, product = MASTER_NODE, key = LICENCE_KEY): Promise<string> {
   const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
@@ -95,13 +99,13 @@ describe('the node monitor', () => {
     try {
       await sweepNodes(deps);
       expect(await uptime(owner, id)).toEqual([]);
-      await sleep(1100);
+      await timePasses(1.1);
       await sweepNodes(deps);
       const [early] = await uptime(owner, id);
       expect(early).toMatchObject({ day: new Date().toISOString().slice(0, 10), threshold_seconds: 2, meets_threshold: false });
       expect(early!.seconds_online).toBeGreaterThanOrEqual(1);
       expect(early!.seconds_observed).toBe(early!.seconds_online);
-      await sleep(1500);
+      await timePasses(1.5);
       await sweepNodes(deps);
       const [later] = await uptime(owner, id);
       expect(later!.seconds_online).toBeGreaterThan(early!.seconds_online);
@@ -112,7 +116,7 @@ describe('the node monitor', () => {
     // Town Star has no known threshold: no verdict either way.
     const town = await activeService(owner, 'mon-town', TOWN_STAR, GALA_KEY);
     await sweepNodes(deps);
-    await sleep(1100);
+    await timePasses(1.1);
     await sweepNodes(deps);
     expect((await uptime(owner, town))[0]).toMatchObject({ threshold_seconds: null, meets_threshold: null });
   });
@@ -147,7 +151,7 @@ describe('the node monitor', () => {
         [id],
       )
     )[0]!;
-    await sleep(1100);
+    await timePasses(1.1);
     await sweepNodes(deps);
     const after = (
       await sql<{ online: number; observed: number }>(
@@ -274,7 +278,7 @@ describe('what another user sees', () => {
   it("nothing of a stranger's node: no state, no uptime, no events", async () => {
     const id = await activeService(owner, 'mon-private');
     await sweepNodes(deps);
-    await sleep(1100);
+    await timePasses(1.1);
     await sweepNodes(deps);
     expect((await uptime(owner, id)).length).toBe(1);
     expect(await uptime(other, id)).toEqual([]);

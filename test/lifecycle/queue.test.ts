@@ -12,6 +12,7 @@ import { startWorker, type Worker } from '../../src/server/jobs/worker';
 import { createMailer } from '../../src/server/mail/mailer';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { letTimePass } from '../helpers/wait';
 import { queueIsIdle, waitFor } from './helpers';
 
 let t: TestDatabase;
@@ -36,7 +37,6 @@ afterAll(async () => {
   await t.drop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const n = z.object({ n: z.number() });
 /** Holds every 'stuck' job until the test lets them go: installs waiting on a slow engine. */
 let letGo: () => void = () => undefined;
@@ -50,7 +50,7 @@ const tasks: ReadonlyMap<string, Task> = new Map(
       payload: n,
       run: async ({ n }) => {
         runs.push(`slow-start:${n}`);
-        await sleep(n);
+        await letTimePass(n, 'a job that takes n ms to run (longer than its lease, or still running when its worker stops)');
         runs.push(`slow-end:${n}`);
       },
     }),
@@ -123,6 +123,14 @@ function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?
   workers.push(w);
   return w;
 }
+/**
+ * A job enqueued now has run: a sign that the workers have looked at the queue again since, in
+ * place of a wait for a time that only guesses how long a poll takes.
+ */
+async function anotherTurn(n: number) {
+  await enqueue(t.db, 'record', { n });
+  await waitFor(`record:${n} to run`, async () => runs.includes(`record:${n}`));
+}
 async function job(id: number) {
   const { rows } = await t.db.query<{ status: string; attempts: number; wait: number; last_error: string | null; finished: boolean }>(
     `select status, attempts, extract(epoch from run_at - now())::float8 as wait, last_error, finished_at is not null as finished
@@ -149,9 +157,12 @@ it('enqueues once per key, and not at all when the transaction rolls back', asyn
 it('runs a delayed job only when its time has come', async () => {
   await enqueue(t.db, 'record', { n: 1 }, { runAt: new Date(Date.now() + 1500) });
   worker();
-  await sleep(700);
-  expect(runs).toEqual([]);
-  await waitFor('the delayed job', async () => runs.length === 1, 5000);
+  // Two looks at the queue that took what was due, and left the delayed job.
+  await anotherTurn(2);
+  await anotherTurn(3);
+  expect(runs).toEqual(['record:2', 'record:3']);
+  await waitFor('the delayed job', async () => runs.length === 3, 5000);
+  expect(runs).toEqual(['record:2', 'record:3', 'record:1']);
 });
 
 it('retries a failing job with exponential back-off, then leaves it failed', async () => {
@@ -170,8 +181,10 @@ it('retries a failing job with exponential back-off, then leaves it failed', asy
   }
   await waitFor('the failure', async () => (await job(id)).status === 'failed');
   expect(await job(id)).toMatchObject({ attempts: 3, finished: true });
-  await sleep(200);
-  expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1', 'gave-up:1:the relay said no']);
+  await waitFor('the give-up', async () => runs.includes('gave-up:1:the relay said no'));
+  // And nothing more of it at the worker's next look at the queue.
+  await anotherTurn(9);
+  expect(runs).toEqual(['broken:1', 'broken:1', 'broken:1', 'gave-up:1:the relay said no', 'record:9']);
 });
 
 it('puts a job back, its attempt not counted, when the database fails it in passing', async () => {
@@ -213,13 +226,14 @@ it('takes over a job whose worker died once its lease runs out, and fails one th
   const claimed = await t.db.transaction((tx) => claim(tx, 'dead-worker', 10, 1));
   expect(claimed.map((j) => j.id).sort()).toEqual([id, last].sort());
   worker();
-  await sleep(500);
-  expect(runs).toEqual([]);
+  // The live worker looks at the queue while the dead one's lease (1 s) holds: it leaves both.
+  await anotherTurn(9);
+  expect(runs).toEqual(['record:9']);
   await waitFor('the takeover', async () => (await job(id)).status === 'done', 5000);
   expect(await job(id)).toMatchObject({ attempts: 2 });
   expect(await job(last)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'the worker stopped during the last attempt' });
   await waitFor('the give-up', async () => runs.includes('gave-up:2:the worker stopped during the last attempt'));
-  expect(runs.sort()).toEqual(['gave-up:2:the worker stopped during the last attempt', 'record:1']);
+  expect(runs.sort()).toEqual(['gave-up:2:the worker stopped during the last attempt', 'record:1', 'record:9']);
 });
 
 it('never claims an abandoned job that has no attempt left, even when its lease runs out just before the claim', async () => {
@@ -251,8 +265,9 @@ it('stops gracefully: the running handler finishes and its job is done', async (
   await w.stop();
   expect(runs).toEqual(['slow-start:600', 'slow-end:600']);
   expect((await job(id)).status).toBe('done');
+  expect(w.alive()).toBe(false);
   await enqueue(t.db, 'record', { n: 1 });
-  await sleep(200);
+  await letTimePass(200, 'a stopped worker claims nothing: ten of its polls (pollMs 20) go by');
   expect(runs).not.toContain('record:1');
 });
 
@@ -301,13 +316,19 @@ it('puts the jobs that wait on the engine in the node lane, and renewals, paymen
 
 it('schedules a recurring task once per period, however many workers run', async () => {
   const schedules = [{ task: 'tick', everySeconds: 3600 }];
+  // Five node jobs held up in the engine, more than two workers' node slots (2 each) can take:
+  // once all five run, every one of the three workers has had its first turn, where it
+  // enqueues the schedules before it claims.
+  await t.db.query(`insert into nodeharbor.jobs (task, payload) select 'stuck', jsonb_build_object('n', i) from generate_series(1, 5) i`);
   worker(t.db, { schedules });
   worker(t.db, { schedules });
   worker(t.db, { schedules });
   await waitFor('the tick', async () => runs.includes('tick'));
-  await sleep(300);
+  await waitFor('every worker to have claimed', async () => runs.filter((r) => r.startsWith('stuck:')).length === 5);
   const { rows } = await t.db.query<{ key: string }>(`select key from nodeharbor.jobs where task = 'tick'`);
   expect(rows).toHaveLength(1);
   expect(rows[0]!.key).toMatch(/^tick:\d{4}-\d\d-\d\dT\d\d:00:00$/);
-  expect(runs).toEqual(['tick']);
+  expect(runs.filter((r) => !r.startsWith('stuck:'))).toEqual(['tick']);
+  const { rows: claimers } = await t.db.query<{ n: number }>(`select count(distinct locked_by)::int as n from nodeharbor.jobs where task = 'stuck'`);
+  expect(claimers[0]!.n).toBe(3);
 });

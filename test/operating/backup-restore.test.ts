@@ -13,10 +13,11 @@ import { addCredits } from '../../src/server/domain/credits';
 import { grantRole } from '../../src/server/domain/roles';
 import { loadConfig } from '../../src/server/env';
 import { createLogger } from '../../src/server/http/logger';
-import { createEmptyPostgres, createOwnerRole, createTestDatabase, postgresAnswers } from '../helpers/database';
+import { createPostgresDatabase, createOwnerRole, createTestDatabase, postgresAnswers } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
+import { until } from '../helpers/wait';
 import { balancesOffTheLedger, holdings, openBackup, packBackup } from './data';
 
 const JWT_SECRET = 'backup-test-jwt-secret-that-is-long-enough-0123456789';
@@ -309,7 +310,7 @@ describe('a restore', () => {
     });
     const during = join(folder, 'during-writes.jsonl.gz');
     try {
-      while (added < 20) await new Promise((r) => setTimeout(r, 5));
+      await until('20 credits added', () => added >= 20, undefined, 5);
       const printed = await cli(backup, s.deps, { out: during });
       expect(printed[0]).toMatch(/^Backed up/);
       expect(added).toBeGreaterThan(20);
@@ -338,7 +339,7 @@ describe.runIf(await postgresAnswers())('a restore into a fresh PostgreSQL datab
   });
 
   it('brings back the same users, ledger, services and readable keys', async () => {
-    const scratch = await createEmptyPostgres('nh_restore');
+    const scratch = await createPostgresDatabase('nh_restore');
     cleanUps.push(() => scratch.drop());
     const target = await bootstrap(loadConfig({ DATABASE_URL: scratch.url, JWT_SECRET, ENCRYPTION_KEY: KEY_A, LOG_LEVEL: 'silent' }), {
       logger: createLogger('silent'),

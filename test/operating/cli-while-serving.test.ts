@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import type { Queryable } from '../../src/server/db/database';
-import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
+import { until } from '../helpers/wait';
 import { runCli } from './cli-process';
 import { balancesOffTheLedger } from './data';
 
@@ -27,7 +28,7 @@ const folder = () => {
   return dir;
 };
 const scratch = async () => {
-  const db = await createEmptyPostgres('nh_operating');
+  const db = await createPostgresDatabase('nh_operating');
   cleanUps.push(() => db.drop());
   return db;
 };
@@ -141,7 +142,7 @@ describe.each(settings)('the CLI while the server runs on $name', ({ env: makeEn
     const cwd = folder();
     let backedUp;
     try {
-      while (credits < 10) await new Promise((r) => setTimeout(r, 10));
+      await until('10 credits added through the API', () => credits >= 10, undefined, 10);
       backedUp = await runCli(['backup', '--out', 'during.jsonl.gz'], env, cwd);
     } finally {
       stop = true;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyPostgres, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { parseMetrics, sampleValue } from '../helpers/prometheus';
-import { until } from '../helpers/until';
+import { until } from '../helpers/wait';
 
 // npm start's HTTP processes (issue 21): one per WEB_CONCURRENCY on PostgreSQL behind one port,
 // the job worker in the primary alone.
@@ -26,7 +26,7 @@ const started = (output: string) =>
 const lines = (output: string, msg: string) => output.split('\n').filter((l) => l.includes(`"msg":"${msg}"`));
 
 describe.runIf(TEST_DB === 'postgres')('npm start on PostgreSQL with WEB_CONCURRENCY=3', () => {
-  let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   let server: ServerProcess | undefined;
   afterAll(async () => {
     server?.child.kill('SIGKILL');
@@ -35,7 +35,7 @@ describe.runIf(TEST_DB === 'postgres')('npm start on PostgreSQL with WEB_CONCURR
   });
 
   it('serves from every process, sums their metrics, replaces a killed one, and stops them all on SIGTERM', { timeout: 120_000 }, async () => {
-    scratch = await createEmptyPostgres('nh_cluster');
+    scratch = await createPostgresDatabase('nh_cluster');
     server = await spawnServer({
       DATABASE_URL: scratch.url,
       JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/server/cli/cli-error';
 import { migrateTo } from '../../src/server/cli/migrate-to';
 import { openPglite } from '../../src/server/db/pglite';
-import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
@@ -37,7 +37,7 @@ describe('migrate-to in this process', () => {
   });
 
   it.runIf(postgres)('copies a database whose secrets come from the environment, in the middle of a key rotation, and says what to set', async () => {
-    const target = await createEmptyPostgres('nh_migrate');
+    const target = await createPostgresDatabase('nh_migrate');
     try {
       const rotating = { ...s.deps, encryptionKeys: { current: s.deps.encryptionKeys.current, previous: 'an-old-key-that-nothing-was-encrypted-with-0123' } };
       const lines: string[] = [];
@@ -85,7 +85,7 @@ describe.runIf(TEST_DB === 'pglite' && postgres)('migrate-to from the embedded d
     await createService(owner, 'town-one');
     other = await createTestUser(s, { credits: 3 });
     await s.stop();
-    target = await createEmptyPostgres('nh_migrate');
+    target = await createPostgresDatabase('nh_migrate');
   }, 120_000);
   afterAll(async () => {
     server?.child.kill('SIGKILL');

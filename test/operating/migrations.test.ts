@@ -6,7 +6,7 @@ import type { Database } from '../../src/server/db/database';
 import { migrate, MigrationEditedError, migrationFiles, migrationStatus } from '../../src/server/db/migrate';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
-import { createEmptyPostgres, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, TEST_DB } from '../helpers/database';
 import { runCli } from './cli-process';
 
 // Each applied migration's checksum (issue 22): an edited one stops the start, and
@@ -19,7 +19,7 @@ let dir: string;
 
 async function emptyDatabase(): Promise<{ db: Database; url?: string; drop(): Promise<void> }> {
   if (TEST_DB === 'pglite') return { db: await openPglite(), drop: async () => {} };
-  const scratch = await createEmptyPostgres('nh_migrations');
+  const scratch = await createPostgresDatabase('nh_migrations');
   return { db: await openPostgres(scratch.url, 2), url: scratch.url, drop: scratch.drop };
 }
 
@@ -102,7 +102,7 @@ it('npm run cli -- migrate:status shows the database as it is, without migrating
   // The CLI's own database: an empty data folder or PostgreSQL database, with the real migrations.
   const data = mkdtempSync(join(tmpdir(), 'nh-status-'));
   dirs.push(data);
-  const scratch = TEST_DB === 'postgres' ? await createEmptyPostgres('nh_status') : undefined;
+  const scratch = TEST_DB === 'postgres' ? await createPostgresDatabase('nh_status') : undefined;
   try {
     const postgres = scratch && {
       DATABASE_URL: scratch.url,

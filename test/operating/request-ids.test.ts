@@ -3,7 +3,7 @@ import { createLogger } from '../../src/server/http/logger';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { startWorker } from '../../src/server/jobs/worker';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { until } from '../helpers/until';
+import { until } from '../helpers/wait';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../helpers/users';
 
 // Logs an operator can follow (issue 22): a request id on every line of a request, answered in

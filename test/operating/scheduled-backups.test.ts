@@ -12,6 +12,7 @@ import { schedules, taskRegistry } from '../../src/server/jobs/registry';
 import { startWorker } from '../../src/server/jobs/worker';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser } from '../helpers/users';
+import { until } from '../helpers/wait';
 
 describe('BACKUP_* settings', () => {
   it('are off without BACKUP_DIR, and default to every 24 hours keeping 7', () => {
@@ -61,14 +62,18 @@ describe('the scheduled backup', () => {
   async function runJob(deps: Awaited<ReturnType<typeof createJobDeps>>, id: number) {
     const worker = startWorker(deps, { concurrency: { nodes: 1, upkeep: 1 }, pollMs: 20, leaseSeconds: 30, schedules: [] });
     try {
-      for (;;) {
-        const { rows } = await s.deps.db.query<{ status: string; attempts: number; last_error: string | null }>(
-          'select status, attempts, last_error from nodeharbor.jobs where id = $1',
-          [id],
-        );
-        if (rows[0] && rows[0].attempts > 0 && !['running'].includes(rows[0].status)) return rows[0];
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      return await until(
+        `job ${id} to have run`,
+        async () => {
+          const { rows } = await s.deps.db.query<{ status: string; attempts: number; last_error: string | null }>(
+            'select status, attempts, last_error from nodeharbor.jobs where id = $1',
+            [id],
+          );
+          return rows[0] && rows[0].attempts > 0 && !['running'].includes(rows[0].status) && rows[0];
+        },
+        undefined,
+        20,
+      );
     } finally {
       await worker.stop();
     }
@@ -83,11 +88,12 @@ describe('the scheduled backup', () => {
       schedules: schedules(3600, 120, 24).filter((x) => x.task === 'backup-database'),
     });
     try {
-      for (;;) {
-        const { rows } = await s.deps.db.query<{ status: string }>(`select status from nodeharbor.jobs where task = 'backup-database'`);
-        if (rows[0]?.status === 'done') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await until(
+        'the scheduled backup to be done',
+        async () => (await s.deps.db.query<{ status: string }>(`select status from nodeharbor.jobs where task = 'backup-database'`)).rows[0]?.status === 'done',
+        undefined,
+        20,
+      );
     } finally {
       await worker.stop();
     }

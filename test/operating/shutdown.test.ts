@@ -7,11 +7,11 @@ import type { Database } from '../../src/server/db/database';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import { claim } from '../../src/server/jobs/queue';
-import { createEmptyPostgres, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { parseMetrics, sampleValue } from '../helpers/prometheus';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
-import { until } from '../helpers/until';
+import { until } from '../helpers/wait';
 
 // npm start stopped with SIGTERM (issue 19): the real server process, one database through three
 // starts. PGlite's data folder admits one process, so the test reads it only between them.
@@ -33,7 +33,7 @@ type Setting = {
 };
 const settings: Setting[] = [];
 let dir: string | undefined;
-let scratch: Awaited<ReturnType<typeof createEmptyPostgres>> | undefined;
+let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 if (TEST_DB === 'pglite') {
   settings.push({
     name: 'the embedded database',
@@ -47,7 +47,7 @@ if (TEST_DB === 'pglite') {
   settings.push({
     name: 'PostgreSQL',
     env: async () => {
-      scratch = await createEmptyPostgres('nh_shutdown');
+      scratch = await createPostgresDatabase('nh_shutdown');
       return {
         ...common,
         DATABASE_URL: scratch.url,

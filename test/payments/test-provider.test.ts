@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { age, balance, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
 import { expectLedgerBalanced } from '../helpers/ledger';
+import { readUntil } from '../helpers/wait';
 
 describe('purchase-credits with the built-in test provider', () => {
   let s: TestServer;
@@ -258,7 +259,12 @@ describe('purchase-credits with the built-in test provider', () => {
       schedules: schedules(60, 30).filter((x) => x.task === 'reconcile-purchases'),
     });
     try {
-      for (let i = 0; i < 100 && (await purchaseRow(s, order.purchase_id))!.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 100));
+      await readUntil(
+        () => purchaseRow(s, order.purchase_id),
+        (row) => row!.status === 'completed',
+        10_000,
+        100,
+      );
     } finally {
       await worker.stop();
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeHealth, NodeObservation, NodeSpec, Provisioner } from '../../src/server/provisioning/provisioner';
+import { readUntil } from '../helpers/wait';
 
 export type ContractSetup = {
   driver: Provisioner;
@@ -12,25 +13,29 @@ export type ContractSetup = {
   cleanup(serviceIds: string[]): Promise<void>;
 };
 
-async function healthOf(driver: Provisioner, serviceId: string, wanted: NodeHealth['state'], timeoutMs: number): Promise<NodeHealth> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const h = await driver.health(serviceId);
-    if (h.state === wanted || Date.now() > deadline) return h;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function healthOf(driver: Provisioner, serviceId: string, wanted: NodeHealth['state'], timeoutMs: number): Promise<NodeHealth> {
+  return readUntil(
+    () => driver.health(serviceId),
+    (h) => h.state === wanted,
+    timeoutMs,
+    200,
+  );
 }
 
 /** The node's observations, sampled until `done` holds of one or the time is up; the last is the one that holds, or the last seen. */
 async function observeUntil(driver: Provisioner, serviceId: string, done: (o: NodeObservation | undefined) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
   const seen: (NodeObservation | undefined)[] = [];
-  for (;;) {
-    const o = (await driver.observe()).find((n) => n.serviceId === serviceId);
-    seen.push(o);
-    if (done(o) || Date.now() > deadline) return seen;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await readUntil(
+    async () => {
+      const o = (await driver.observe()).find((n) => n.serviceId === serviceId);
+      seen.push(o);
+      return o;
+    },
+    done,
+    timeoutMs,
+    200,
+  );
+  return seen;
 }
 
 /**
@@ -180,12 +185,12 @@ export function describeProvisioner(name: string, setup: () => Promise<ContractS
       const id = newId();
       await c.driver.install(c.spec(id));
       await observeUntil(c.driver, id, (o) => o?.state === 'online', opts.runTimeoutMs);
-      const deadline = Date.now() + opts.runTimeoutMs;
-      let lines = await c.driver.logs(id, 5);
-      while (!lines.length && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 300));
-        lines = await c.driver.logs(id, 5);
-      }
+      const lines = await readUntil(
+        () => c.driver.logs(id, 5),
+        (l) => l.length > 0,
+        opts.runTimeoutMs,
+        300,
+      );
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.length).toBeLessThanOrEqual(5);
       for (const line of lines) expect(typeof line).toBe('string');

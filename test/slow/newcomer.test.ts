@@ -6,6 +6,7 @@ import { createClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../src/server/paths';
 import { freePort } from '../helpers/process';
+import { until } from '../helpers/wait';
 
 const embedded = process.env.TEST_DB !== 'postgres';
 
@@ -41,15 +42,18 @@ describe.runIf(embedded)('a newcomer on a fresh clone', () => {
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const url = `http://localhost:${port}`;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${out}`);
-      const ok = await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await until(
+      'npm start to answer /healthz',
+      async () => {
+        if (child!.exitCode !== null) throw new Error(`npm start exited with ${child!.exitCode}:\n${out}`);
+        return fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      600_000,
+      500,
+    );
     const email = /e-mail:\s+(\S+)/.exec(out)?.[1];
     const password = /password:\s+(\S+)/.exec(out)?.[1];
     expect(email, out).toBe('admin@nodeharbor.local');
