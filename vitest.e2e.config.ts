@@ -1,15 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { base, resolve, WORKERS } from './test/helpers/vitest-base';
 
 /** The browser journeys: Debian's Chromium driven by playwright-core, against the built app on the real server. */
 export default defineConfig({
-  resolve: { alias: { '@shared': new URL('./src/shared', import.meta.url).pathname } },
+  resolve,
   test: {
+    ...base,
     include: ['e2e/**/*.spec.ts'],
-    pool: 'forks',
-    // Two files at a time: each runs its own server and Chromium on a 2-core machine.
-    maxWorkers: 2,
+    maxWorkers: WORKERS,
+    // A worker keeps its modules from one spec file to the next, so that the files asking for the
+    // same configuration share one server and one Chromium (sharedApp, e2e/helpers/app.ts).
+    isolate: false,
     globalSetup: ['test/helpers/global-setup.ts', 'e2e/helpers/build-once.ts'],
-    execArgv: ['--experimental-websocket'],
+    setupFiles: ['e2e/helpers/after-each-file.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

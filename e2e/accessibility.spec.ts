@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { expectText, expectToast, stir } from './helpers/page-tools';
-import { startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, type TestApp, type Viewport } from './helpers/app';
 
 /** A common laptop and a common phone (issue 17). */
 const DESKTOP: Viewport = { width: 1366, height: 850 };
@@ -13,9 +13,8 @@ const THEMES = ['light', 'dark'] as const;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 /** Every serious and critical violation axe finds on the page as it is, toasts and open menus included, one line each with where. */
 async function violations(page: Page): Promise<string[]> {

@@ -11,6 +11,7 @@ const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 beforeAll(async () => {
+  // A server of its own (not sharedApp): the test pages through every entry of the audit log.
   app = await startApp();
 });
 afterAll(() => app?.stop());

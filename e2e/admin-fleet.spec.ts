@@ -14,7 +14,8 @@ import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
-  // The test plays the worker and the monitor, so that the fleet holds exactly what it made.
+  // The test plays the worker and the monitor, so that the fleet, on a server of its own, holds
+  // exactly what it made.
   app = await startApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { refundTooMuchMessage } from '../src/shared/validation';
 import { paidWithTestProvider } from '../test/payments/helpers';
 import { createTestUser } from '../test/helpers/users';
-import { signIn, startApp, type TestApp } from './helpers/app';
+import { sharedApp, signIn, type TestApp } from './helpers/app';
 import { expectToast } from './helpers/page-tools';
 
 // Issue 20, item 3, in the admin area: a refund from the purchase row of a user's page, and an
@@ -10,9 +10,8 @@ import { expectToast } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 describe('refunds in the admin area', () => {
   it('refunds part of a purchase from its row: the amount is checked, the refund booked, the row and balance updated', async () => {

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
 import { createService, createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 import { expectText, expectToast, holdRequests, serverError, stir } from './helpers/page-tools';
 
 // The admin's page of one user (issue 19): reached from the user list and the fleet, what it
@@ -14,9 +14,8 @@ const PHONE: Viewport = { width: 390, height: 844 };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 const sql = async <T>(text: string, params: unknown[] = []) => (await app.server.deps.db.query<T>(text, params)).rows;
 

@@ -7,6 +7,7 @@ import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
 let app: TestApp;
 beforeAll(async () => {
   // An SMTP relay with credentials, but no CONTACT_TO: the Contact Settings tab shows both kinds.
+  // Its own server: that setting is this test's alone, and it counts every user in the list.
   app = await startApp({ SMTP_URL: 'smtp://relay-user:relay-secret@127.0.0.1:2525' });
 });
 afterAll(() => app?.stop());

@@ -1,22 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMessages } from '../src/shared/ledger';
 import { expectLedgerBalanced, postDated } from '../test/helpers/ledger';
 import { createTestUser, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 const WIDE = { width: 1366, height: 900 } as const;
 const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
 afterEach(() => expectLedgerBalanced(app.server.deps.db));
-afterAll(() => app?.stop());
 
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 const ledgerApi = (u: URL) => u.pathname === '/rest/v1/credit_transactions';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
-import { MOBILE, startApp, type TestApp } from './helpers/app';
+import { MOBILE, sharedApp, startApp, type TestApp } from './helpers/app';
 import { expectToast, holdRequests, stir } from './helpers/page-tools';
 
 const DESKTOP = { width: 1366, height: 850 } as const;
@@ -9,9 +9,8 @@ const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 async function fill(page: Page, v: { name?: string; email?: string; topic?: string; message?: string }) {
   if (v.name !== undefined) await page.getByLabel('Name').fill(v.name);

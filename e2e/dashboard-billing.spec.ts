@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { answerJson, expectText, expectToast, serverError } from './helpers/page-tools';
-import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, MOBILE, sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 const purchaseFn = (u: URL) => u.pathname === '/functions/v1/purchase-credits';
 

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/server/auth/users';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectText, expectToast } from './helpers/page-tools';
-import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, sharedApp, signIn, type TestApp } from './helpers/app';
 
 // The fallbacks of spec §2, §4 and §8 that only an odd answer or a failure shows.
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp({ RUN_WORKER: 'false' });
+  app = await sharedApp({ RUN_WORKER: 'false' });
 });
-afterAll(() => app?.stop());
 
 it('warns "Theme changed but could not be saved to your profile." and keeps the theme when the save fails', async () => {
   const user = await createTestUser(app.server);

@@ -1,16 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openMenu, openSection } from './dashboard-helpers';
 import { expectText } from './helpers/page-tools';
-import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, MOBILE, sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 /** Serious and critical accessibility violations of the page as it is now, toasts included. */
 async function violations(page: Page): Promise<string[]> {

@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openMenu } from './dashboard-helpers';
 import { expectText, expectToast } from './helpers/page-tools';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 /** A common laptop and a common phone (issue 17). */
 const WIDE: Viewport = { width: 1366, height: 850 };
@@ -11,9 +11,8 @@ const PHONE: Viewport = { width: 390, height: 844 };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 /** A service made through the API, as the New Service dialog does; the worker installs it. */
 async function createService(user: TestUser, name: string, key: string, product: string): Promise<string> {

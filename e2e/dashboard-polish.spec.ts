@@ -1,11 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { authenticator } from '../test/helpers/mfa';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectToast, stir } from './helpers/page-tools';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 /** A common laptop and a common phone (issue 17). */
 const DESKTOP: Viewport = { width: 1366, height: 850 };
@@ -13,9 +13,8 @@ const PHONE: Viewport = { width: 390, height: 844 };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 /** The element's background and text colours, and the theme's destructive colour with the text colour meant for it. */
 const colours = (target: Locator) =>

@@ -1,17 +1,16 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectToast, stir } from './helpers/page-tools';
-import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 async function openSecurity(page: Page) {
   await openSection(page, 'Settings');

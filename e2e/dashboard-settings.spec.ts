@@ -1,17 +1,16 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { messages } from '../src/shared/validation';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openMenu, openSection } from './dashboard-helpers';
 import { answerJson, expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
-import { DESKTOP, MOBILE, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, MOBILE, sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 describe('settings, account and session', () => {
   it('guards the dashboard, and signs out from the user menu', async () => {

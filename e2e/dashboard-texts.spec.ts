@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
 import { installNode } from '../src/server/provisioning/install-node';
@@ -6,7 +6,7 @@ import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { expectToast, serverError } from './helpers/page-tools';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 // Issue 17's texts and facts: the payment toast with its amount, Next Payment, and the extend
 // dialog's word on the new plan's renewals.
@@ -22,10 +22,9 @@ let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
   // The test installs nodes itself, through the worker's own step, so that each service is active when it says.
-  app = await startApp({ RUN_WORKER: 'false' });
+  app = await sharedApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });
-afterAll(() => app?.stop());
 
 async function activeService(user: TestUser, name: string, renewsAt: string): Promise<string> {
   const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });

@@ -6,7 +6,7 @@ import { signIn, startApp, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  // The real job worker and simulated provisioner, slow enough to see each state.
+  // The real job worker and simulated provisioner, slow enough to see each state: a pace of its own.
   app = await startApp({ PROVISION_INSTALL_SECONDS: '3', PROVISION_DELETE_SECONDS: '3' });
 });
 afterAll(() => app?.stop());

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createTestUser } from '../test/helpers/users';
-import { startApp, type TestApp } from './helpers/app';
+import { sharedApp, type TestApp } from './helpers/app';
 import { holdRequests } from './helpers/page-tools';
 
 const DESKTOP = { width: 1366, height: 850 } as const;
@@ -8,9 +8,8 @@ const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 it.each([
   ['1366 px', DESKTOP],

@@ -5,7 +5,8 @@ import { holdRequests } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
-  // The dev-host page talks to the API on its own origin, as a preview deployment would.
+  // The dev-host page talks to the API on its own origin, as a preview deployment would: a server
+  // of its own, with no PUBLIC_URL.
   app = await startApp({ PUBLIC_URL: '' });
 });
 afterAll(() => app?.stop());

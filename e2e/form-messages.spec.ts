@@ -1,12 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import { installNode } from '../src/server/provisioning/install-node';
 import { messages } from '../src/shared/validation';
 import { createTestUser, LICENCE_KEY, MASTER_NODE } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { stir } from './helpers/page-tools';
-import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
+import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 // One message per problem (issue 17): a field says at most one thing, its most specific, and only
 // once it has been left or its form submitted; never because another field changed.
@@ -17,9 +17,8 @@ const PHONE: Viewport = { width: 390, height: 844 };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp({ RUN_WORKER: 'false' });
+  app = await sharedApp({ RUN_WORKER: 'false' });
 });
-afterAll(() => app?.stop());
 
 /** The messages a field shows: the error lines inside the block of its label and control. */
 const messagesOf = (field: Locator) => field.locator('xpath=..').locator('p.text-destructive').allInnerTexts();

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { signIn, startApp, type TestApp } from './helpers/app';
+import { sharedApp, signIn, type TestApp } from './helpers/app';
 
 const DESKTOP = { width: 1366, height: 850 } as const;
 const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
-afterAll(() => app?.stop());
 
 describe('page titles', () => {
   it('names every dashboard route, a service by its name, and the admin page', async () => {

@@ -7,6 +7,7 @@ import { DESKTOP, MOBILE, startApp, type TestApp, type Viewport } from './helper
 const STATUS_URL = 'https://status.nodeharbor.test';
 let app: TestApp;
 beforeAll(async () => {
+  // Its own server: the only one with a status page's address.
   app = await startApp({ STATUS_URL });
 });
 afterAll(() => app?.stop());

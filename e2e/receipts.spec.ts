@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { captureAndCredit } from '../src/server/payments/settle';
 import { decideTestOrder } from '../src/server/payments/test-provider';
 import { invokeFunction } from '../test/helpers/functions';
@@ -10,14 +10,13 @@ import { createTestUser, type TestUser } from '../test/helpers/users';
 import { purchase } from '../test/payments/helpers';
 import { openSection } from './dashboard-helpers';
 import { expectToast, serverError } from './helpers/page-tools';
-import { signIn, startApp, type TestApp } from './helpers/app';
+import { sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startApp();
+  app = await sharedApp();
 });
 afterEach(() => expectLedgerBalanced(app.server.deps.db));
-afterAll(() => app?.stop());
 
 /** A purchase through the test provider, approved and credited: its id and receipt number. */
 async function completedPurchase(user: TestUser, amount: number): Promise<{ purchaseId: string; receipt: string }> {

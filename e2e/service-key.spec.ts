@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
 import { installNode } from '../src/server/provisioning/install-node';
@@ -6,7 +6,7 @@ import { messages } from '../src/shared/validation';
 import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { expectText, expectToast, holdRequests } from './helpers/page-tools';
-import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
+import { DESKTOP, sharedApp, signIn, type TestApp } from './helpers/app';
 
 // Change key and Rename on the service page (issue 17): the creation rules in the form, the
 // server's refusals shown, the toast, and the change in the page's Event history.
@@ -15,10 +15,9 @@ let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
   // No worker: the key job is left queued (its own tests run it); the page shows what the change records.
-  app = await startApp({ RUN_WORKER: 'false' });
+  app = await sharedApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });
-afterAll(() => app?.stop());
 
 async function liveService(user: TestUser, name: string, key: string, product: string): Promise<string> {
   const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });

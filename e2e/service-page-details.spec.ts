@@ -17,7 +17,8 @@ const PHONE = { width: 390, height: 844 } as const;
 let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
-  // The test does the worker's steps itself, each when it says, through the worker's own code.
+  // The test does the worker's steps itself, each when it says, through the worker's own code; its
+  // monitor sweeps see every node of the server, so the server is this test's own.
   app = await startApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });

@@ -12,7 +12,8 @@ const DESKTOP = { width: 1366, height: 850 } as const;
 let app: TestApp;
 let deps: JobDeps;
 beforeAll(async () => {
-  // The test does the worker's steps itself, through the worker's own code.
+  // The test does the worker's steps itself, through the worker's own code; its monitor sweep sees
+  // every node of the server, so the server is this test's own.
   app = await startApp({ RUN_WORKER: 'false' });
   deps = await createJobDeps(app.server.deps);
 });

@@ -8,6 +8,7 @@ import { startApp, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
+  // Its own server: the only one with rate limits, whose counts no other test may spend.
   app = await startApp({ RATE_LIMITS_ENABLED: 'true' });
 });
 afterAll(() => app?.stop());

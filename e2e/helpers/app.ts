@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startAppWorker } from '../../src/server/jobs/app-worker';
 import { WEB_DIST } from '../../src/server/paths';
@@ -25,9 +26,35 @@ export type TestApp = {
   stop(): Promise<void>;
 };
 
+/** The servers of this worker's spec files, one per configuration (vitest.e2e.config.ts keeps this module between files). */
+const shared = new Map<string, Promise<TestApp>>();
+
 /**
- * The real server over a fresh database serving the built app (dist/web), and one Chromium.
- * `env` is read like process.env by the server.
+ * The server and Chromium for `env`, shared by every spec file of this worker that asks for the
+ * same: started on first use, and ended with the worker (its folder removed then; Chromium is
+ * ended by playwright-core as the process exits). Its database holds what every such spec made,
+ * so a spec that counts every row of a kind, or acts on every node, takes a server of its own
+ * (startApp) and says why.
+ */
+export function sharedApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const key = JSON.stringify(Object.entries(env).sort());
+  let app = shared.get(key);
+  if (!app) {
+    app = startApp(env);
+    shared.set(key, app);
+    void app.then((a) => process.once('exit', () => rmSync(a.server.deps.config.dataDir, { recursive: true, force: true })));
+  }
+  return app;
+}
+
+/** Closes the pages a spec file left open in the shared browsers: run after each file (vitest.e2e.config.ts). */
+export async function closeSharedPages(): Promise<void> {
+  for (const app of shared.values()) for (const context of (await app).browser.contexts()) await context.close();
+}
+
+/**
+ * The real server over a fresh database serving the built app (dist/web), and one Chromium, for
+ * one spec file alone. `env` is read like process.env by the server.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // PUBLIC_URL is where e-mailed links lead (the reset link), so it must be this server.
