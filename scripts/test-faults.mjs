@@ -7,12 +7,8 @@ import { postgresAnswers } from './postgres-answers.mjs';
 
 const root = join(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const report = (env) =>
-  process.env.NH_REPORT_DIR
-    ? ['--reporter=default', '--reporter=json', `--outputFile.json=${join(process.env.NH_REPORT_DIR, `faults-${env.TEST_DB}.json`)}`]
-    : [];
 const run = (env) =>
-  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.faults.config.ts', ...report(env), ...process.argv.slice(2)], {
+  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.faults.config.ts', ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },

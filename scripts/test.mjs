@@ -1,114 +1,163 @@
-// npm test: the whole suite.
-//  1. unit and API tests on the embedded database (PGlite);
-//  2. the whole-process test of `npm install && npm start` in a fresh clone, and the fault tests
-//     (npm run test:faults: SIGKILLs, a power cut, a database outage, hostile input, slow clients);
-//  3. the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the local one);
-//  4. the browser tests in Chromium, when the web app defines them;
-//  5. the Docker driver against a real Docker Engine in Swarm mode, set up here when none answers.
+// npm test: the whole suite, as passes that run beside each other in three lanes.
+//  - embedded: unit and API tests on PGlite; the fault tests on PGlite; the whole-process test of
+//    `npm install && npm start` in a fresh clone;
+//  - postgres: the server-side suite again on a real PostgreSQL (TEST_DATABASE_URL, default the
+//    local one); the fault tests on it;
+//  - browser: the browser tests in Chromium, then the Docker driver against a real Docker Engine in
+//    Swarm mode. After the browser tests, never beside them: a Swarm's tasks add and remove network
+//    interfaces, which Chromium takes for a change of network (ERR_NETWORK_CHANGED).
+// What the passes need is set up first, when missing (as root): Chromium, a Docker Engine made a
+// Swarm manager, and the local test PostgreSQL (scripts/postgres-setup.sh, as .ci/run). Each pass writes to a log of its own, printed whole when the pass ends; a table
+// of every pass's time and test counts closes the run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresAnswers } from './postgres-answers.mjs';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const failures = [];
-const reports = mkdtempSync(join(tmpdir(), 'nodeharbor-test-reports-'));
-const timings = [];
+const runDir = mkdtempSync(join(tmpdir(), 'nodeharbor-test-run-'));
 const started = Date.now();
-
-function step(name, cmd, args, env = {}) {
-  console.log(`\n=== ${name} ===`);
-  const t0 = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NH_REPORT_DIR: reports, NH_REPORT_NAME: name, ...env } });
-  timings.push({ name, seconds: (Date.now() - t0) / 1000, ok: r.status === 0 });
-  if (r.status !== 0) failures.push(name);
-}
-const json = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, `${name}.json`)}`];
-
-step('unit and API tests on PGlite', 'npx', ['vitest', 'run', ...json('pglite')]);
-step('whole-process test: a fresh clone', 'npx', ['vitest', 'run', '--config', 'vitest.slow.config.ts', ...json('slow')]);
-step('fault tests', 'npm', ['run', '--silent', 'test:faults']);
-
-if (await postgresAnswers(pgUrl)) {
-  step('server tests on PostgreSQL', 'npx', ['vitest', 'run', 'test/', ...json('postgres')], { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl });
-} else {
-  console.error(`\nNo PostgreSQL answers at ${pgUrl}: the PostgreSQL pass cannot run.`);
-  console.error('Start one (e.g. apt-get install postgresql) or set TEST_DATABASE_URL; .ci/run does this for you.');
-  failures.push('server tests on PostgreSQL (no database)');
-}
-
-if (pkg.scripts['test:e2e']) {
-  if (!existsSync('/usr/bin/chromium')) {
-    if (process.getuid?.() === 0) {
-      step('install Chromium', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
-    } else {
-      console.error("\nThe browser tests need Debian's Chromium: run `sudo apt-get install -y chromium`.");
-      failures.push('browser tests (no Chromium)');
-    }
-  }
-  if (existsSync('/usr/bin/chromium')) step('browser tests in Chromium', 'npm', ['run', '--silent', 'test:e2e', '--', ...json('browser')]);
-}
-
-// A real Docker Engine in Swarm mode, as the Docker driver needs: installed from Debian's packages
-// and started with the storage driver these machines support when none answers (as root). Last,
-// after the browser tests: a Swarm's tasks add and remove network interfaces, which Chromium takes
-// for a change of network (ERR_NETWORK_CHANGED) that fails a page's requests.
+const results = [];
+const problems = [];
+const isRoot = process.getuid?.() === 0;
 const sh = (cmd) => spawnSync('sh', ['-c', cmd], { stdio: 'ignore' }).status === 0;
-const engineAnswers = () => sh('docker info >/dev/null 2>&1');
-async function dockerReady() {
-  const missing = [];
-  if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
-  // The tests' node image is a busybox-static root file system (test/docker/node-image.ts).
-  if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
-  if (missing.length && process.getuid?.() === 0) {
-    step(`install ${missing.join(' and ')}`, 'sh', [
-      '-c',
-      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`,
-    ]);
-  } else if (missing.length) {
-    console.error(`\nThe Docker tests need ${missing.join(' and ')}: run \`sudo apt-get install -y ${missing.join(' ')}\`.`);
+const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+
+/** vitest's JSON report for the pass, for the table: a file in the run's folder. */
+const report = (id) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(runDir, `${id}.json`)}`];
+
+/** Runs one pass, its output to its own log, and prints that log whole when it ends. */
+function pass(id, name, cmd, args, env = {}) {
+  const log = join(runDir, `${id}.log`);
+  const out = createWriteStream(log);
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code) => {
+      out.end(() => {
+        const ok = code === 0;
+        results.push({ id, name, ms: Date.now() - t0, ok });
+        console.log(`\n=== ${name}: ${ok ? 'passed' : 'FAILED'} in ${seconds(Date.now() - t0)} (${log}) ===`);
+        process.stdout.write(readFileSync(log));
+        resolve(ok);
+      });
+    });
+  });
+}
+
+/** A lane runs its passes one after another; lanes run at the same time. */
+async function lane(...passes) {
+  for (const p of passes) await p();
+}
+
+function aptInstall(packages) {
+  if (!packages.length) return true;
+  if (!isRoot) {
+    console.error(`\nThe tests need ${packages.join(' and ')}: run \`sudo apt-get install -y ${packages.join(' ')}\`.`);
     return false;
   }
+  console.log(`Installing ${packages.join(', ')}…`);
+  return sh(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')} >/dev/null`);
+}
+
+// ---- What the passes need -------------------------------------------------------------------
+const engineAnswers = () => sh('docker info >/dev/null 2>&1');
+const missing = [];
+if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
+if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
+// The Docker tests' node image is a busybox-static root file system (test/docker/node-image.ts).
+if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
+const installed = aptInstall(missing);
+const haveChromium = existsSync('/usr/bin/chromium');
+if (!haveChromium) problems.push("browser tests (no Chromium: Debian's chromium package)");
+
+/** A Docker Engine in Swarm mode, started with the storage driver these machines support when none answers (as root). */
+async function dockerReady() {
+  if (!installed && !engineAnswers()) return false;
   if (!engineAnswers()) {
-    if (process.getuid?.() !== 0) {
+    if (!isRoot) {
       console.error('\nThe Docker tests need a Docker Engine: start one (dockerd), or run npm test as root to have it started.');
       return false;
     }
     const log = join(tmpdir(), 'nodeharbor-dockerd.log');
     const out = openSync(log, 'a');
     spawn('dockerd', ['--storage-driver=vfs'], { detached: true, stdio: ['ignore', out, out] }).unref();
-    console.log(`\nStarted dockerd --storage-driver=vfs (its log: ${log}).`);
-    for (let i = 0; i < 120 && !engineAnswers(); i++) await new Promise((r) => setTimeout(r, 500));
+    console.log(`Started dockerd --storage-driver=vfs (its log: ${log}).`);
+    const deadline = Date.now() + 60_000;
+    while (!engineAnswers() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     if (!engineAnswers()) {
       console.error(`\ndockerd did not answer: see ${log}`);
       return false;
     }
   }
-  if (!sh(`[ "$(docker info --format '{{.Swarm.LocalNodeState}}')" = active ]`)) {
-    step('make the engine a Swarm manager', 'docker', ['swarm', 'init', '--advertise-addr', '127.0.0.1']);
-  }
+  if (!sh(`[ "$(docker info --format '{{.Swarm.LocalNodeState}}')" = active ]`)) sh('docker swarm init --advertise-addr 127.0.0.1');
   return sh(`[ "$(docker info --format '{{.Swarm.ControlAvailable}}')" = true ]`);
 }
-if (await dockerReady()) {
-  // No registry can be reached: the node image is built here, offline (the tests build it too when it is missing).
-  step('build the test node image offline', 'npx', ['tsx', 'test/docker/node-image.ts']);
-  step('Docker driver against a real Swarm', 'npx', ['vitest', 'run', '--config', 'vitest.docker.config.ts', ...json('docker')]);
-} else failures.push('Docker driver tests (no Docker Engine in Swarm mode)');
-
-console.log('\n=== Summary ===');
-for (const t of timings) console.log(`${t.ok ? 'ok  ' : 'FAIL'} ${t.seconds.toFixed(0).padStart(6)} s  ${t.name}`);
-console.log(`     ${((Date.now() - started) / 1000).toFixed(0).padStart(6)} s  in all`);
-for (const f of readdirSync(reports).sort()) {
-  const r = JSON.parse(readFileSync(join(reports, f), 'utf8'));
-  console.log(
-    `${f.replace(/\.json$/, '').padEnd(16)} files ${r.testResults.length}  tests ${r.numTotalTests}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`,
-  );
+// Before any browser starts: the engine and the Swarm add network interfaces as they start.
+const haveDocker = await dockerReady();
+if (!haveDocker) problems.push('Docker driver tests (no Docker Engine in Swarm mode)');
+const defaultPostgres = !process.env.TEST_DATABASE_URL;
+// The local test PostgreSQL, installed and started as .ci/run does, when none answers (as root).
+if (defaultPostgres && isRoot && !(await postgresAnswers(pgUrl))) spawnSync('bash', ['scripts/postgres-setup.sh'], { cwd: root, stdio: 'inherit' });
+const havePostgres = await postgresAnswers(pgUrl);
+if (!havePostgres) {
+  console.error(`\nNo PostgreSQL answers at ${pgUrl}: the PostgreSQL passes cannot run.`);
+  console.error('Start one (e.g. apt-get install postgresql) or set TEST_DATABASE_URL; .ci/run does this for you.');
+  problems.push('PostgreSQL passes (no database)');
 }
-if (failures.length) {
-  console.error(`\nFailed: ${failures.join('; ')}`);
+console.log(`Set up in ${seconds(Date.now() - started)}; the passes' logs: ${runDir}`);
+
+// ---- The passes -------------------------------------------------------------------------------
+const vitest = (id, name, args, env) => () => pass(id, name, 'npx', ['vitest', 'run', ...args, ...report(id)], env);
+const pg = { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl };
+
+await Promise.all([
+  lane(
+    vitest('pglite', 'unit and API tests on PGlite', []),
+    vitest('faults-pglite', 'fault tests on PGlite', ['--config', 'vitest.faults.config.ts'], { TEST_DB: 'pglite' }),
+    vitest('fresh-clone', 'whole-process test: a fresh clone', ['--config', 'vitest.slow.config.ts']),
+  ),
+  havePostgres &&
+    lane(
+      vitest('postgres', 'server tests on PostgreSQL', ['test/'], pg),
+      vitest('faults-postgres', 'fault tests on PostgreSQL', ['--config', 'vitest.faults.config.ts'], pg),
+    ),
+  lane(
+    ...(haveChromium ? [vitest('browser', 'browser tests in Chromium', ['--config', 'vitest.e2e.config.ts'])] : []),
+    // No registry can be reached: the node image is built here, offline (the tests build it too when it is missing).
+    ...(haveDocker
+      ? [
+          () => pass('docker-image', 'the test node image, built offline', 'npx', ['tsx', 'test/docker/node-image.ts']),
+          vitest('docker', 'Docker driver against a real Swarm', ['--config', 'vitest.docker.config.ts']),
+        ]
+      : []),
+  ),
+]);
+
+// ---- The table --------------------------------------------------------------------------------
+const total = { passed: 0, failed: 0, skipped: 0 };
+const counts = (id) => {
+  const file = join(runDir, `${id}.json`);
+  if (!existsSync(file)) return '';
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  total.passed += r.numPassedTests;
+  total.failed += r.numFailedTests;
+  total.skipped += skipped;
+  return `${r.testResults.length} files, ${r.numTotalTests} tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`;
+};
+console.log('\n=== Summary ===');
+console.log('| pass | result | wall time | tests |\n| --- | --- | --- | --- |');
+for (const r of results) console.log(`| ${r.name} | ${r.ok ? 'passed' : 'FAILED'} | ${seconds(r.ms)} | ${counts(r.id)} |`);
+console.log(`| all, from setup to the end | | ${seconds(Date.now() - started)} | |`);
+console.log(`\nTests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+const failed = [...results.filter((r) => !r.ok).map((r) => r.name), ...problems];
+if (failed.length) {
+  console.error(`\nFailed: ${failed.join('; ')}`);
   process.exit(1);
 }
-console.log('\nAll test steps passed.');
+console.log('\nAll test passes passed.');
