@@ -32,19 +32,35 @@ const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 /** vitest's JSON report for the pass, for the table: a file in the run's folder. */
 const report = (id) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(runDir, `${id}.json`)}`];
 
+/**
+ * The CPU time the pass's processes took, in seconds, from bash's `times` (its children's user and
+ * system time): every process the pass started and waited for, not the servers it used (the test
+ * PostgreSQL, the Docker Engine).
+ */
+function cpuSeconds(file) {
+  if (!existsSync(file)) return undefined;
+  const children = readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
+  return [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, sec]) => sum + Number(m) * 60 + Number(sec), 0);
+}
+
 /** Runs one pass, its output to its own log, and prints that log whole when it ends. */
 function pass(id, name, cmd, args, env = {}) {
   const log = join(runDir, `${id}.log`);
+  const times = join(runDir, `${id}.times`);
   const out = createWriteStream(log);
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn('bash', ['-c', '"$@"; status=$?; times > "$NH_TIMES"; exit $status', 'pass', cmd, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, NH_TIMES: times },
+    });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     child.on('close', (code) => {
       out.end(() => {
         const ok = code === 0;
-        results.push({ id, name, ms: Date.now() - t0, ok });
+        results.push({ id, name, ms: Date.now() - t0, cpu: cpuSeconds(times), ok });
         console.log(`\n=== ${name}: ${ok ? 'passed' : 'FAILED'} in ${seconds(Date.now() - t0)} (${log}) ===`);
         process.stdout.write(readFileSync(log));
         resolve(ok);
@@ -172,9 +188,12 @@ const counts = (id) => {
   return `${r.testResults.length} files, ${r.numTotalTests} tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`;
 };
 console.log('\n=== Summary ===');
-console.log('| pass | result | wall time | tests |\n| --- | --- | --- | --- |');
-for (const r of results) console.log(`| ${r.name} | ${r.ok ? 'passed' : 'FAILED'} | ${seconds(r.ms)} | ${counts(r.id)} |`);
-console.log(`| all, from setup to the end | | ${seconds(Date.now() - started)} | |`);
+console.log('| pass | result | wall time | CPU time | tests |\n| --- | --- | --- | --- | --- |');
+for (const r of results) {
+  console.log(`| ${r.name} | ${r.ok ? 'passed' : 'FAILED'} | ${seconds(r.ms)} | ${r.cpu === undefined ? '' : seconds(r.cpu * 1000)} | ${counts(r.id)} |`);
+}
+const cpu = results.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
+console.log(`| all, from setup to the end | | ${seconds(Date.now() - started)} | ${seconds(cpu * 1000)} | |`);
 console.log(`\nTests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 const failed = [...results.filter((r) => !r.ok).map((r) => r.name), ...problems];
 if (failed.length) {

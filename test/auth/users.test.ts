@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { createUser, findUserByEmail, findUserById, setPassword } from '../../src/server/auth/users';
-import { verifyPassword } from '../../src/server/auth/passwords';
+import { passwordCost, verifyPassword } from '../../src/server/auth/passwords';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 describe('users', () => {
@@ -28,7 +28,8 @@ describe('users', () => {
       [u.id],
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.encrypted_password).toMatch(/^\$2a\$10\$/);
+    // At the cost hashes are made at: the production cost's own test is in passwords.test.ts.
+    expect(rows[0]!.encrypted_password).toMatch(new RegExp(`^\\$2a\\$${String(passwordCost()).padStart(2, '0')}\\$`));
     expect(rows[0]!.provider).toBe('email');
     expect(rows[0]!.provider_id).toBe(u.id);
     expect(rows[0]!.identity_data).toMatchObject({ sub: u.id, email: 'ada@example.com', full_name: 'Ada Lovelace' });

@@ -171,6 +171,8 @@ it('stops a suspended node (0 replicas) and runs the same node again when a top-
   await until('the service to be active', id, 'active');
   await waitFor('the node to run again', async () => replicas(id) === 1 && runningTasks(id).length === 1, 60_000);
   expect(docker('service', 'inspect', '--format', '{{.ID}}', swarmName(id))).toBe(swarmId);
+  // The start job records 'started' once the engine has the task running, a moment after the task runs.
+  await waitFor('the start to be recorded', async () => (await events(id)).includes('started'), 60_000);
   expect((await events(id)).slice(-3)).toEqual(['renewed', 'start_requested', 'started']);
 });
 
