@@ -24,15 +24,16 @@ export type TestDatabase = { db: Database & { dump?(): Promise<Blob> }; url?: st
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite from the snapshot, or a new
- * database on the test PostgreSQL cloned from the run's migrated template (global-setup.ts).
+ * database on the test PostgreSQL cloned from the run's migrated template (global-setup.ts),
+ * whose pool waits `poolTimeoutMs` for a connection (the server's DATABASE_POOL_TIMEOUT_MS).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { poolTimeoutMs?: number } = {}): Promise<TestDatabase> {
   if (TEST_DB === 'pglite') {
     const db = await openPglite(undefined, pgliteSnapshot());
     return { db, drop: async () => {} };
   }
   const scratch = await createPostgresDatabase('nh_test', inject('postgresTemplate'));
-  const db = await openPostgres(scratch.url, 10);
+  const db = await openPostgres(scratch.url, 10, opts.poolTimeoutMs ? { poolTimeoutMs: opts.poolTimeoutMs } : {});
   return { db, url: scratch.url, drop: scratch.drop };
 }
 

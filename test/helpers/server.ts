@@ -54,7 +54,8 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  const testDb = options.database ?? (await createTestDatabase());
+  const poolTimeoutMs = env.DATABASE_POOL_TIMEOUT_MS ? Number(env.DATABASE_POOL_TIMEOUT_MS) : undefined;
+  const testDb = options.database ?? (await createTestDatabase({ poolTimeoutMs }));
   const dataDir = mkdtempSync(join(tmpdir(), 'nh-data-'));
   let deps: AppDeps;
   try {

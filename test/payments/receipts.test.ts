@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
 import { startSmtp } from '../lifecycle/helpers';
 import { purchase } from './helpers';
+import { BURSTS } from './paypal-stand-in';
 
 const SELLER_ENV = { BILLING_COMPANY_NAME: 'Harbor Test Ltd', BILLING_ADDRESS: '1 Quay Street\nPortsmouth PO1 1AA', BILLING_TAX_ID: 'GB123456789' };
 const YEAR = new Date().getUTCFullYear();
@@ -57,7 +58,7 @@ describe('receipts', () => {
   let bob: TestUser;
   let admin: TestUser;
   beforeAll(async () => {
-    s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', ...SELLER_ENV });
+    s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', ...BURSTS, ...SELLER_ENV });
     ada = await createTestUser(s, { fullName: 'Ada Lovelace' });
     bob = await createTestUser(s, { fullName: 'Bob Byte' });
     admin = await createTestUser(s, { admin: true });
@@ -65,7 +66,8 @@ describe('receipts', () => {
   afterEach(() => expectLedgerBalanced(s.deps.db));
   afterAll(() => s.stop());
 
-  it('numbers 200 purchases completed at once NH-<year>-000001 to 000200, without gap or duplicate', async () => {
+  // 200 receipts, each drawn as a PDF: CPU work that passes running beside this one stretch.
+  it('numbers 200 purchases completed at once NH-<year>-000001 to 000200, without gap or duplicate', { timeout: 120_000 }, async () => {
     const { rows: counter } = await s.deps.db.query(`select last_number from nodeharbor.document_counters where series = 'NH'`);
     expect(counter).toEqual([]); // a fresh database: this file's receipts are the first
     const buyers = await Promise.all(Array.from({ length: 10 }, () => createTestUser(s)));
