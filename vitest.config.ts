@@ -23,6 +23,12 @@ export default defineConfig({
   test: {
     ...base,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // A worker keeps its modules from one file to the next: each file still starts its own server
+    // over its own database, but the server's modules and PGlite are loaded once per worker, not
+    // once per file. Measured on the PGlite pass alone: 300 s of CPU instead of 472, 226 s of wall
+    // time instead of 329. A file must leave nothing behind that another would see (process.env,
+    // a module's state): put back what it changes.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
