@@ -5,8 +5,8 @@
 //  - the browser tests in Chromium, then the Docker driver against a real Docker Engine in Swarm
 //    mode. After the browser tests, never beside them: a Swarm's tasks add and remove network
 //    interfaces, which Chromium takes for a change of network (ERR_NETWORK_CHANGED).
-// More lanes at once (every pass beside every other) took 15 minutes instead of about 25, but on 2
-// cores the load reached 15, and tests whose requests have deadlines failed by them (README, Testing).
+// Every pass at once took about 885 s instead of 1 029, but on 2 cores the load reached 15, and tests
+// whose requests have deadlines failed by them (README, Testing).
 // What the passes need is set up first, when missing (as root): Chromium, a Docker Engine made a
 // Swarm manager, and the local test PostgreSQL (scripts/postgres-setup.sh, as .ci/run). Each pass
 // writes to a log of its own, printed whole when it ends; a table of every pass's wall and CPU time
