@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
-import { createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
+import { createService, createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
 import { until } from '../test/helpers/wait';
 import { openSection } from './dashboard-helpers';
 import { expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
@@ -50,13 +50,7 @@ const stateOf = async (name: string) =>
  */
 async function pollingList() {
   const user = await createTestUser(app.server, { credits: 10 });
-  const { error } = await user.client.rpc('create_service_securely', {
-    p_name: 'metronome',
-    p_description: null,
-    p_api_key: GALA_KEY,
-    p_product_id: TOWN_STAR,
-  });
-  if (error) throw error;
+  await createService(user, 'metronome');
   const { page, context } = await app.newPage(DESKTOP);
   let reads = 0;
   page.on('request', (r) => {
