@@ -26,7 +26,11 @@ export async function migratedTemplate(name: string): Promise<string> {
     try {
       const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'nh\\_template\\_%'`);
       if (rows.some((r) => r.datname === name)) return;
-      for (const old of rows) await c.query(`drop database if exists ${old.datname} with (force)`);
+      for (const old of rows) {
+        // PostgreSQL refuses to drop a database marked as a template (42809).
+        await c.query(`alter database ${old.datname} with is_template false`);
+        await c.query(`drop database if exists ${old.datname} with (force)`);
+      }
       const building = `${name}_building`;
       await c.query(`drop database if exists ${building} with (force)`);
       await c.query(`create database ${building}`);
