@@ -53,53 +53,59 @@ describe('a statement past its deadline ends with 504, and everyone else is answ
   const asUser = (u: TestUser, path: string, init: RequestInit = {}) =>
     fetch(`${s.url}${path}`, { ...init, headers: { apikey: s.anonKey, Authorization: `Bearer ${u.token}`, 'Content-Type': 'application/json' } });
 
-  it('refuses the (?b) pattern at once, cuts the slow function at its deadline, and answers another client within 500 ms throughout', async () => {
-    // The other client's first answers, before the slow caller starts: its paths are compiled.
-    for (let i = 0; i < 3; i++)
-      await Promise.all([fetch(`${s.url}/config.json`), asUser(other, '/rest/v1/products?select=id,name')].map(async (r) => (await r).arrayBuffer()));
-    let slowDone = false;
-    const slowCaller = (async () => {
-      try {
-        const pattern = await asUser(slow, `/rest/v1/products?select=id&description=match.${encodeURIComponent(BASIC_SYNTAX)}`);
-        const rounds = TEST_DB === 'pglite' ? 4 : 1;
-        const answers: { status: number; body: { code?: string; message?: string }; ms: number }[] = [];
-        for (let i = 0; i < rounds; i++) {
-          const started = performance.now();
-          const r = await asUser(slow, '/rest/v1/rpc/slow_report', { method: 'POST', body: '{}' });
-          answers.push({ status: r.status, body: (await r.json()) as { code?: string; message?: string }, ms: performance.now() - started });
+  // A bound in wall time on a shared machine: a neighbour's burst can stretch one answer, so the
+  // test runs again then; a server that lets the slow caller hold the others fails every try.
+  it(
+    'refuses the (?b) pattern at once, cuts the slow function at its deadline, and answers another client within 500 ms throughout',
+    { retry: 2 },
+    async () => {
+      // The other client's first answers, before the slow caller starts: its paths are compiled.
+      for (let i = 0; i < 3; i++)
+        await Promise.all([fetch(`${s.url}/config.json`), asUser(other, '/rest/v1/products?select=id,name')].map(async (r) => (await r).arrayBuffer()));
+      let slowDone = false;
+      const slowCaller = (async () => {
+        try {
+          const pattern = await asUser(slow, `/rest/v1/products?select=id&description=match.${encodeURIComponent(BASIC_SYNTAX)}`);
+          const rounds = TEST_DB === 'pglite' ? 4 : 1;
+          const answers: { status: number; body: { code?: string; message?: string }; ms: number }[] = [];
+          for (let i = 0; i < rounds; i++) {
+            const started = performance.now();
+            const r = await asUser(slow, '/rest/v1/rpc/slow_report', { method: 'POST', body: '{}' });
+            answers.push({ status: r.status, body: (await r.json()) as { code?: string; message?: string }, ms: performance.now() - started });
+          }
+          return { pattern: { status: pattern.status, body: (await pattern.json()) as { details?: string } }, answers };
+        } finally {
+          slowDone = true;
         }
-        return { pattern: { status: pattern.status, body: (await pattern.json()) as { details?: string } }, answers };
-      } finally {
-        slowDone = true;
+      })();
+
+      const waits: { what: string; ms: number; status: number }[] = [];
+      const timed = async (what: string, request: () => Promise<Response>) => {
+        const started = performance.now();
+        const r = await request();
+        await r.arrayBuffer();
+        waits.push({ what, ms: performance.now() - started, status: r.status });
+      };
+      while (!slowDone) {
+        await Promise.all([timed('config', () => fetch(`${s.url}/config.json`)), timed('read', () => asUser(other, '/rest/v1/products?select=id,name'))]);
       }
-    })();
 
-    const waits: { what: string; ms: number; status: number }[] = [];
-    const timed = async (what: string, request: () => Promise<Response>) => {
-      const started = performance.now();
-      const r = await request();
-      await r.arrayBuffer();
-      waits.push({ what, ms: performance.now() - started, status: r.status });
-    };
-    while (!slowDone) {
-      await Promise.all([timed('config', () => fetch(`${s.url}/config.json`)), timed('read', () => asUser(other, '/rest/v1/products?select=id,name'))]);
-    }
-
-    const { pattern, answers } = await slowCaller;
-    expect(pattern.status).toBe(400);
-    expect(pattern.body.details).toMatch(/embedded options/);
-    for (const a of answers) {
-      expect(a.status).toBe(504);
-      expect(a.body).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
-      expect(a.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
-    }
-    expect(waits.length).toBeGreaterThan(4);
-    expect(waits.filter((w) => w.status !== 200)).toEqual([]);
-    expect(
-      waits.filter((w) => w.ms > OTHERS_WITHIN_MS),
-      JSON.stringify(waits.map((w) => Math.round(w.ms))),
-    ).toEqual([]);
-  });
+      const { pattern, answers } = await slowCaller;
+      expect(pattern.status).toBe(400);
+      expect(pattern.body.details).toMatch(/embedded options/);
+      for (const a of answers) {
+        expect(a.status).toBe(504);
+        expect(a.body).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+        expect(a.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+      }
+      expect(waits.length).toBeGreaterThan(4);
+      expect(waits.filter((w) => w.status !== 200)).toEqual([]);
+      expect(
+        waits.filter((w) => w.ms > OTHERS_WITHIN_MS),
+        JSON.stringify(waits.map((w) => Math.round(w.ms))),
+      ).toEqual([]);
+    },
+  );
 
   it('rolls back what the cancelled statement wrote, and the next statements run', async () => {
     const r = await asUser(slow, '/rest/v1/rpc/note_then_count', { method: 'POST', body: JSON.stringify({ p_id: 1 }) });

@@ -71,7 +71,7 @@ async function createWatched(options: PGliteOptions): Promise<Opened> {
   const step = db.execProtocolRawSync.bind(db);
   db.execProtocolRawSync = (message) => {
     const ms = currentStatementDeadline();
-    return ms === undefined ? step(message) : watchdog.run(ms, () => step(message)).value;
+    return ms === undefined ? step(message) : watchdog.run(ms, () => step(message));
   };
   return { db, watchdog };
 }

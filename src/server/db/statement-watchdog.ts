@@ -59,34 +59,31 @@ export class StatementWatchdog {
     this.#worker.unref();
   }
 
-  /** Runs `fn` (one synchronous step of PostgreSQL) cancelled after `ms`; says whether it was. */
-  run<T>(ms: number, fn: () => T): { value: T; cancelled: boolean } {
+  /** Runs `fn` (one synchronous step of PostgreSQL), cancelled if it runs past `ms`. */
+  run<T>(ms: number, fn: () => T): T {
     this.#generation = (this.#generation + 4) & 0x7ffffffc;
     Atomics.store(this.#control, 1, Math.max(1, Math.ceil(ms)));
     Atomics.store(this.#started, 0, BigInt(Math.floor(performance.timeOrigin + performance.now() - this.#epoch)));
     Atomics.store(this.#control, 0, this.#generation | ARMED);
     if (Atomics.load(this.#control, 2)) Atomics.notify(this.#control, 0);
-    let value: T;
     try {
-      value = fn();
-    } catch (e) {
+      return fn();
+    } finally {
       this.#disarm();
-      throw e;
     }
-    return { value, cancelled: this.#disarm() };
   }
 
   /** Takes the statement back from the watchdog; when it had fired, lowers the flags it raised. */
-  #disarm(): boolean {
+  #disarm(): void {
     const armed = this.#generation | ARMED;
     const fired = this.#generation | FIRED;
     for (;;) {
       const seen = Atomics.compareExchange(this.#control, 0, armed, this.#generation | IDLE);
-      if (seen === armed) return false;
+      if (seen === armed) return;
       if (Atomics.compareExchange(this.#control, 0, fired, this.#generation | IDLE) === fired) {
         // A flag left raised after the statement ended would cancel the next one.
         for (const at of this.#flags) Atomics.store(this.#heap, at / 4, 0);
-        return true;
+        return;
       }
       // The watchdog is raising the flags this instant: wait for it to finish.
       Atomics.wait(this.#control, 0, seen, 1);
