@@ -103,7 +103,7 @@ function Details({ serviceId, userEmail, logs }: Props) {
             <h2 id="service-heading" className="truncate text-xl font-semibold">
               {svc.name}
             </h2>
-            <StatusBadge status={status} terminatesAt={svc.terminates_at} queued={svc.install_queued === true} />
+            <StatusBadge status={status} terminatesAt={svc.terminates_at} />
             <NodeStatus service={svc} />
             <RenewalBadge renewsAt={svc.renews_at} />
           </div>
