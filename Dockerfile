@@ -25,8 +25,11 @@ FROM ${NODE_IMAGE}
 # is the server's (uid 1000, the node user of the official images), and a new volume takes it on.
 COPY --from=build /out/ /
 WORKDIR /app
+# Every interface, so that the published port reaches the server: with it the server requires
+# PUBLIC_URL, and PAYMENTS_PROVIDER unless PayPal is configured (docs/decisions/028).
 ENV NODE_ENV=production \
     DATA_DIR=/data \
+    HOST=0.0.0.0 \
     PORT=8080
 USER 1000:1000
 VOLUME /data

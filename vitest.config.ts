@@ -16,6 +16,7 @@ const serial = [
   // Measure time: a request's answer while mail waits, and statements held past a deadline.
   'test/lifecycle/mail-queue.test.ts',
   'test/rest/stall.test.ts',
+  'test/rest/statement-deadline.test.ts',
 ];
 
 export default defineConfig({

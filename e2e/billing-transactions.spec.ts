@@ -119,11 +119,11 @@ describe.each([
     const csv = await downloadCsv(page);
     expect(csv.name).toBe(`nodeharbor-transactions-${TODAY}.csv`);
     const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Date,Type,Description,Amount,Transaction ID,Service ID');
+    expect(lines[0]).toBe('"Date","Type","Description","Amount","Transaction ID","Service ID"');
     expect(lines).toHaveLength(1 + 21 + 1);
-    expect(lines[1]).toMatch(/^2026-02-03T12:00:00\.000Z,Service charge,Row 3,-2\.00,[0-9a-f-]{36},$/);
-    expect(lines[2]).toMatch(/^2026-02-04T12:00:00\.000Z,Service charge,"Charge for ""alpha"", renewed",-2\.00,/);
-    expect(lines[5]).toMatch(/^2026-02-08T12:00:00\.000Z,Service charge,"'=HYPERLINK\(""http:\/\/evil\.test""\)",-2\.00,/);
+    expect(lines[1]).toMatch(/^"2026-02-03T12:00:00\.000Z","Service charge","Row 3","-2\.00","[0-9a-f-]{36}",""$/);
+    expect(lines[2]).toMatch(/^"2026-02-04T12:00:00\.000Z","Service charge","Charge for ""alpha"", renewed","-2\.00",/);
+    expect(lines[5]).toMatch(/^"2026-02-08T12:00:00\.000Z","Service charge","'=HYPERLINK\(""http:\/\/evil\.test""\)","-2\.00",/);
     expect(lines.at(-1)).toBe('');
 
     // The whole ledger, both pages of it.
@@ -131,8 +131,8 @@ describe.each([
     await expectText(page, '1–25 of 30');
     const all = (await downloadCsv(page)).text.replace(/^\uFEFF/, '').split('\r\n');
     expect(all).toHaveLength(1 + 30 + 1);
-    expect(all[1]).toMatch(/^2026-02-01T12:00:00\.000Z,Purchase,Row 1,100\.00,/);
-    expect(all[6]).toMatch(/,Refund,Row 6,1\.50,/);
+    expect(all[1]).toMatch(/^"2026-02-01T12:00:00\.000Z","Purchase","Row 1","100\.00",/);
+    expect(all[6]).toMatch(/,"Refund","Row 6","1\.50",/);
 
     await region.getByLabel('From').fill('2025-01-01');
     await region.getByLabel('To').fill('2025-01-31');
@@ -140,6 +140,43 @@ describe.each([
     await expectText(page, ledgerMessages.noMatch);
     await expect(region.getByRole('button', { name: 'Download CSV' }).isDisabled()).resolves.toBe(true);
     await expectNoSidewaysScroll(page, 'filtered');
+    expect(errors).toEqual([]);
+  });
+});
+
+// Item 7 of issue 33: the file the browser writes holds no formula a spreadsheet would run.
+describe('Billing › Transactions, the CSV in a spreadsheet', () => {
+  it('quotes every cell and writes no description a spreadsheet would run, at its start or after a separator, with amounts left numbers', async () => {
+    const user = await createTestUser(app.server);
+    const descriptions = ['=HYPERLINK("http://evil.test")', '-2+3+cmd', '@SUM(A1)', '\tTab first', 'Node a;=1+1', 'Node b, +1', 'Plain, fine; words'];
+    await postDated(
+      app.server.deps.db,
+      user.id,
+      descriptions.map((description, i) => ({
+        type: i === 0 ? 'purchase' : 'service_charge',
+        amount: i === 0 ? 50 : -1.25,
+        description,
+        at: `2026-02-0${i + 1}T12:00:00Z`,
+      })),
+    );
+    const { page, errors } = await app.newPage(WIDE);
+    await open(page, user);
+    await expectText(page, '1–7 of 7');
+    const rows = (await downloadCsv(page)).text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .slice(1, -1);
+    // Oldest first; the description is the third cell, the amount the fourth.
+    expect(rows.map((r) => r.split('","').slice(2, 4))).toEqual([
+      [`'=HYPERLINK(""http://evil.test"")`, '50.00'],
+      ["'-2+3+cmd", '-1.25'],
+      ["'@SUM(A1)", '-1.25'],
+      ["'\tTab first", '-1.25'],
+      ["Node a;'=1+1", '-1.25'],
+      ["Node b,' +1", '-1.25'],
+      ['Plain, fine; words', '-1.25'],
+    ]);
+    for (const r of rows) expect(r).toMatch(/^"[^"].*"$/);
     expect(errors).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { holdRequests } from './helpers/page-tools';
 
 let app: TestApp;
 beforeAll(async () => {
-  // The dev-host page talks to the API on its own origin, as a preview deployment would: a server
-  // of its own, with no PUBLIC_URL.
+  // A server of its own, with no PUBLIC_URL: the dev-host page calls the API at the address the
+  // server listens on, never at a Host header a request chose (issue 33, item 8).
   app = await startApp({ PUBLIC_URL: '' });
 });
 afterAll(() => app?.stop());

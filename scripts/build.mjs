@@ -25,8 +25,9 @@ await build({
   logLevel: 'warning',
 });
 
-// Loaded by its path on threads of their own (src/server/auth/passwords.ts), beside the bundles.
+// Loaded by their paths on threads of their own (passwords.ts, statement-watchdog.ts), beside the bundles.
 copyFileSync(join(root, 'src/server/auth/password-worker.mjs'), join(root, 'dist/server/password-worker.mjs'));
+copyFileSync(join(root, 'src/server/db/statement-watchdog-worker.mjs'), join(root, 'dist/server/statement-watchdog-worker.mjs'));
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist/.source-stamp'), sourceStamp(root));
 console.log('build complete: dist/web and dist/server');

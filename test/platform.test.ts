@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,23 @@ describe('platform', () => {
       registrationEnabled: false,
       devHostSuffixes: ['.lovableproject.com'],
       statusUrl: null,
+      testPayments: false,
     });
+  });
+
+  it('gives the browser its own address in config.json whatever Host a request names (issue 33, item 8)', async () => {
+    // fetch sets Host itself: a raw request names another one, as an attacker's link or proxy can.
+    const forged = await new Promise<{ body: string; csp: string }>((resolve, reject) => {
+      const req = request(`${s.url}/config.json`, { headers: { Host: 'evil.example:8080' } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ body, csp: String(res.headers['content-security-policy']) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect((JSON.parse(forged.body) as { supabaseUrl: string }).supabaseUrl).toBe(s.url);
+    expect(forged.csp).not.toContain('evil.example');
   });
 
   it('sets security headers on every response', async () => {
@@ -43,9 +60,10 @@ describe('platform', () => {
     expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     expect(r.headers.get('permissions-policy')).toBe('camera=(), microphone=(), geolocation=()');
-    // Every fetch, font and image source the pages need, and nothing the API's callers would be refused by.
+    // Every fetch, font and image source the pages need, and nothing the API's callers would be refused by;
+    // the API is at the site's own address (PUBLIC_URL, or the one it listens on), wherever a page was opened.
     expect(r.headers.get('content-security-policy')).toMatch(
-      /^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'$/,
+      /^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/=]+'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self' http:\/\/127\.0\.0\.1:\d+; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'$/,
     );
     expect(r.headers.get('cross-origin-resource-policy')).toBeNull();
     // hono/secure-headers' defaults for old browsers and mere hints are not sent.
@@ -134,7 +152,7 @@ describe('platform HTTP behaviour', () => {
   });
 
   it('keeps e-mail addresses out of the logs when it sends mail', async () => {
-    await createUser(s.deps.db, { email: 'private-person@nodeharbor.test', password: 'secret-123' });
+    await createUser(s.deps.db, { email: 'private-person@nodeharbor.test', password: 'quiet-secret-pass' });
     logLines.length = 0;
     const r = await fetch(`${s.url}/auth/v1/recover`, {
       method: 'POST',

@@ -1,10 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/server/paths';
+import { TEST_PAYMENTS_NOTICE } from '../src/shared/test-payments';
+import { spawnServer, type ServerProcess } from './helpers/process';
+import { until } from './helpers/wait';
 
 describe('starting with a bad configuration', () => {
   it('stops with exit code 1 and one line per bad variable, before opening anything', () => {
@@ -42,6 +46,117 @@ describe('starting with a bad configuration', () => {
     }
   });
 });
+
+describe('a fresh npm start on a network (issue 33, item 2)', () => {
+  let dir: string;
+  let server: ServerProcess | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'nh-start-'));
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** npm start as a newcomer runs it: none of the settings below, whatever this shell has. */
+  const fresh = {
+    HOST: undefined,
+    PUBLIC_URL: undefined,
+    DATABASE_URL: undefined,
+    PAYMENTS_PROVIDER: undefined,
+    PAYPAL_CLIENT_ID: undefined,
+    LOG_LEVEL: 'info',
+  };
+  // A first start migrates a new data folder: on a loaded 2-core machine that can take minutes.
+  const START_TIMEOUT_MS = 180_000;
+  /** Starts npm start with `env`, runs `check` on it, and stops it whatever `check` finds; the folder is migrated once. */
+  const serving = async (env: Record<string, string>, check: (s: ServerProcess) => Promise<void>) => {
+    server = await spawnServer({ ...fresh, DATA_DIR: join(dir, 'data'), ...env }, { timeoutMs: START_TIMEOUT_MS });
+    try {
+      await check(server);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      server = undefined;
+    }
+  };
+  const config = async (s: ServerProcess) => (await (await fetch(`${s.url}/config.json`)).json()) as { testPayments: boolean };
+
+  it(
+    'listens on loopback only without PUBLIC_URL, unreachable from any other address of this machine, with no TEST PAYMENTS line',
+    async () => {
+      let output = () => '';
+      await serving({}, async (s) => {
+        output = s.output;
+        const port = new URL(s.url).port;
+        const listening = execFileSync('ss', ['-ltnH'], { encoding: 'utf8' })
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/)[3])
+          .filter((local): local is string => local !== undefined && local.endsWith(`:${port}`))
+          .map((local) => local.slice(0, -(port.length + 1)));
+        expect(listening.length).toBeGreaterThan(0);
+        for (const address of listening) expect(['127.0.0.1', '[::1]']).toContain(address);
+        // Every other address this machine has refuses the connection: no customer elsewhere reaches it.
+        // (Link-local IPv6 addresses need an interface to be dialled, and reach no other network.)
+        const others = Object.values(networkInterfaces())
+          .flat()
+          .filter((i) => i !== undefined && !i.internal && !i.address.startsWith('fe80:'))
+          .map((i) => i!.address);
+        for (const address of others) expect(await connects(address, Number(port)), address).toBe(false);
+        expect(await config(s)).toMatchObject({ testPayments: false });
+      });
+      expect(output()).toContain('"msg":"listening"');
+      expect(output()).not.toContain(TEST_PAYMENTS_NOTICE);
+    },
+    START_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'says "TEST PAYMENTS: credit is free" at the start, and to the web app, when PAYMENTS_PROVIDER=test is chosen',
+    async () => {
+      await serving({ PAYMENTS_PROVIDER: 'test' }, async (s) => {
+        await until('the TEST PAYMENTS line', () => s.output().split('\n').includes(TEST_PAYMENTS_NOTICE), 10_000);
+        expect(await config(s)).toMatchObject({ testPayments: true });
+      });
+    },
+    START_TIMEOUT_MS * 2,
+  );
+
+  it('refuses the free test provider on every interface (HOST=0.0.0.0) unless it is chosen, and HOST=0.0.0.0 without PUBLIC_URL', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'refused'), PORT: '0', LOG_LEVEL: 'silent', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    // compose.yaml's old default: published on every interface, with a PUBLIC_URL of localhost.
+    const open = run({ HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:8080' });
+    expect(open.status).toBe(1);
+    expect(open.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration:',
+      '  - PAYMENTS_PROVIDER must be set when HOST (0.0.0.0) is not a loopback address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money',
+    ]);
+    const noAddress = run({ HOST: '0.0.0.0', PAYMENTS_PROVIDER: 'test' });
+    expect(noAddress.status).toBe(1);
+    expect(noAddress.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration:',
+      '  - PUBLIC_URL must be set when HOST (0.0.0.0) is not a loopback address: it is the address links and the browser use',
+    ]);
+  }, 150_000);
+});
+
+/** Whether a TCP connection to address:port is accepted. */
+function connects(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 describe('starting with nodes it cannot run', () => {
   let dir: string;

@@ -9,13 +9,13 @@ export const SERVICES_QUERY = '?select=*&is_deleted=eq.false&order=created_at.de
 /** The SQL the server runs for GET /rest/v1/services SERVICES_QUERY, built by the server's own code. */
 export async function servicesRead(db: Database): Promise<Statement> {
   const q = parseQuery(splitQuery(SERVICES_QUERY));
-  const rel = await schemaCache(db).relation('services', 0);
+  const rel = await schemaCache(db).relation('services');
   return buildRead(rel!, q, 'array', false);
 }
 
 /** The SQL the server runs for POST /rest/v1/rpc/<name> with `args`. */
 export async function rpcCall(db: Database, name: string, args: Record<string, unknown>): Promise<Statement> {
-  const fn = (await schemaCache(db).routines(name, 0, () => true))[0]!;
+  const fn = (await schemaCache(db).routines(name))[0]!;
   return buildRpc(fn, args, parseQuery([]), 'array', false);
 }
 

@@ -22,7 +22,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use(metrics.countRequests);
   app.use(requestIds);
   app.use(requestLog(logger));
-  app.use(securityHeaders({ connectSrc: config.publicUrlSet ? [new URL(config.publicUrl).origin] : [] }));
+  // The browser calls the API at the site's own address, wherever the page was opened from.
+  app.use(securityHeaders({ connectSrc: [new URL(config.publicUrl).origin] }));
   app.use('/auth/v1/*', apiCors);
   app.use('/rest/v1/*', apiCors);
   app.use('/functions/v1/*', apiCors);
@@ -43,11 +44,13 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/config.json', (c) =>
     c.json(
       {
-        supabaseUrl: config.publicUrlSet ? config.publicUrl : new URL(c.req.url).origin,
+        // Never the request's Host header, which whoever sends the request chooses.
+        supabaseUrl: config.publicUrl,
         supabaseAnonKey: keys.anonKey,
         registrationEnabled: config.registrationEnabled,
         devHostSuffixes: config.devHostSuffixes,
         statusUrl: config.statusUrl ?? null,
+        testPayments: config.testPaymentsChosen,
       },
       200,
       { 'Cache-Control': 'no-cache' },

@@ -84,13 +84,45 @@ describe('loadConfig: the test payment provider', () => {
   });
 });
 
+describe('loadConfig: the network (issue 33, item 2)', () => {
+  const needsProvider = (host: string) =>
+    `PAYMENTS_PROVIDER must be set when HOST (${host}) is not a loopback address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money`;
+
+  it('listens on loopback only without a public address, on every interface with one, and where HOST says', () => {
+    expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', publicUrl: 'http://localhost:8080' });
+    for (const url of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:8080']) expect(loadConfig({ PUBLIC_URL: url }).host).toBe('127.0.0.1');
+    expect(loadConfig({ PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://nodeharbor.example', ...paypal }).host).toBe('0.0.0.0');
+  });
+
+  it('needs PUBLIC_URL when HOST is not a loopback address: links and the browser cannot use one', () => {
+    expect(problems({ HOST: '0.0.0.0', PAYMENTS_PROVIDER: 'test' })).toEqual([
+      'PUBLIC_URL must be set when HOST (0.0.0.0) is not a loopback address: it is the address links and the browser use',
+    ]);
+    for (const host of ['::', '192.168.1.20', 'nodeharbor.lan']) expect(problems({ HOST: host, ...paypal })).toHaveLength(1);
+    for (const host of ['localhost', '127.0.0.2', '::1']) expect(problems({ HOST: host })).toEqual([]);
+  });
+
+  it('refuses the free test provider on every interface unless it is chosen, and marks it chosen then', () => {
+    expect(problems({ HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:8080' })).toEqual([needsProvider('0.0.0.0')]);
+    expect(problems({ HOST: '::', PUBLIC_URL: 'http://[::1]:8080' })).toEqual([needsProvider('::')]);
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:8080', PAYMENTS_PROVIDER: 'test' })).toMatchObject({
+      paypal: undefined,
+      testPaymentsChosen: true,
+    });
+    expect(loadConfig({}).testPaymentsChosen).toBe(false);
+    expect(loadConfig({ ...paypal, HOST: '0.0.0.0', PUBLIC_URL: 'https://nodeharbor.example' }).testPaymentsChosen).toBe(false);
+  });
+});
+
 describe('loadConfig', () => {
   it('gives the embedded defaults with no variables', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8080,
+      host: '127.0.0.1',
       publicUrl: 'http://localhost:8080',
-      publicUrlSet: false,
       dataDir: './data',
       databaseUrl: undefined,
       registrationEnabled: false,
@@ -102,7 +134,7 @@ describe('loadConfig', () => {
   it('points links at the address the server listens on when PUBLIC_URL is unset, never at a request', () => {
     expect(loadConfig({ HOST: '127.0.0.1', PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
     expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8080');
-    expect(loadConfig({ HOST: '::', PORT: '80' }).publicUrl).toBe('http://localhost:80');
+    expect(loadConfig({ PORT: '80' }).publicUrl).toBe('http://localhost:80');
     expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://nodeharbor.example', PAYMENTS_PROVIDER: 'test' }).publicUrl).toBe('https://nodeharbor.example');
   });
 
@@ -140,7 +172,8 @@ describe('loadConfig', () => {
   });
 
   it('reads the metrics token and the shutdown grace, and refuses a short token or no grace', () => {
-    expect(loadConfig({})).toMatchObject({ metricsToken: undefined, shutdownGraceSeconds: 30 });
+    // An orchestrator's usual stop timeout (Docker's 10 s): the process is gone before it kills it.
+    expect(loadConfig({})).toMatchObject({ metricsToken: undefined, shutdownGraceSeconds: 10 });
     expect(loadConfig({ METRICS_TOKEN: 'a-token-of-16-ch', SHUTDOWN_GRACE_SECONDS: '5' })).toMatchObject({
       metricsToken: 'a-token-of-16-ch',
       shutdownGraceSeconds: 5,
@@ -149,6 +182,12 @@ describe('loadConfig', () => {
       'METRICS_TOKEN must be at least 16 characters long',
       'SHUTDOWN_GRACE_SECONDS must be a whole number from 1 to 3600, got "0"',
     ]);
+  });
+
+  it("reads a statement's client-side deadline, and refuses one the 8 s statement_timeout of a signed-in request would reach", () => {
+    expect(loadConfig({})).toMatchObject({ databaseQueryTimeoutMs: 15_000 });
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '60000' })).toMatchObject({ databaseQueryTimeoutMs: 60_000 });
+    expect(problems({ DATABASE_QUERY_TIMEOUT_MS: '8000' })).toEqual(['DATABASE_QUERY_TIMEOUT_MS must be a whole number from 10000 to 3600000, got "8000"']);
   });
 
   it('reads overrides', () => {

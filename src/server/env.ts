@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { SUSPENSION_DAYS } from '../shared/constants';
 import { SELLER_NAME, type Seller } from '../shared/billing-documents';
-import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS } from './db/postgres';
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS } from './db/postgres';
+import { DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_MS } from './db/statement-watchdog';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
 
@@ -133,7 +134,11 @@ function redact(v: string): string {
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('production'),
-  HOST: z.string().optional().default('0.0.0.0'),
+  // Unset: loopback, unless PUBLIC_URL is a public address (loadConfig).
+  HOST: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined),
   PORT: int('PORT', 8080, 0, 65535),
   PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']),
   DATA_DIR: z.string().optional().default('./data'),
@@ -142,6 +147,9 @@ const schema = z.object({
   DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 20, 1, 500),
   DATABASE_POOL_TIMEOUT_MS: int('DATABASE_POOL_TIMEOUT_MS', DEFAULT_POOL_TIMEOUT_MS, 100, 60_000),
   DATABASE_LOCK_TIMEOUT_MS: int('DATABASE_LOCK_TIMEOUT_MS', DEFAULT_LOCK_TIMEOUT_MS, 100, 60_000),
+  EMBEDDED_STATEMENT_TIMEOUT_MS: int('EMBEDDED_STATEMENT_TIMEOUT_MS', DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_MS, 10, 60_000),
+  // 10 s at least: the authenticated role's 8 s statement_timeout (rest/execute.ts) answers 504 first.
+  DATABASE_QUERY_TIMEOUT_MS: int('DATABASE_QUERY_TIMEOUT_MS', DEFAULT_QUERY_TIMEOUT_MS, 10_000, 3_600_000),
   // 0 when unset: bootstrap derives it from the database (fair-share.ts).
   DATABASE_CLIENT_SLOTS: int('DATABASE_CLIENT_SLOTS', 0, 1, 500),
   JWT_SECRET: secret('JWT_SECRET', 32),
@@ -233,7 +241,8 @@ const schema = z.object({
   BACKUP_KEEP: int('BACKUP_KEEP', 7, 1, 10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   METRICS_TOKEN: secret('METRICS_TOKEN', 16),
-  SHUTDOWN_GRACE_SECONDS: int('SHUTDOWN_GRACE_SECONDS', 30, 1, 3600),
+  // 10: Docker's default stop timeout, after which it kills the process.
+  SHUTDOWN_GRACE_SECONDS: int('SHUTDOWN_GRACE_SECONDS', 10, 1, 3600),
   PAYMENTS_PROVIDER: z
     .string()
     .optional()
@@ -266,15 +275,14 @@ export type PayPalConfig = {
 
 export type Config = {
   env: 'development' | 'production' | 'test';
+  /** The address to listen on: HOST, or loopback only unless PUBLIC_URL is a public address (decision 028). */
   host: string;
   port: number;
   /**
-   * Where every link points (e-mails, payment return URLs): PUBLIC_URL, or else the server's own
-   * address, never a request's Host header.
+   * Where every link points (e-mails, payment return URLs) and the API address /config.json gives
+   * the browser: PUBLIC_URL, or else the address the server listens on, never a request's Host header.
    */
   publicUrl: string;
-  /** True when PUBLIC_URL was set; otherwise the request's own origin is reported to the browser in /config.json. */
-  publicUrlSet: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -282,6 +290,13 @@ export type Config = {
   databasePoolTimeoutMs: number;
   /** PostgreSQL's lock_timeout on every connection: a held row answers its callers fast. */
   databaseLockTimeoutMs: number;
+  /**
+   * How long one REST statement may run on the embedded database, where every other request
+   * waits for it (statement-watchdog.ts); PostgreSQL runs them side by side under the roles' own.
+   */
+  embeddedStatementTimeoutMs: number;
+  /** On PostgreSQL, how long a statement may go unanswered before its connection is destroyed (503). */
+  databaseQueryTimeoutMs: number;
   /** Statements one signed-in user, or one address, runs at once (db/fair-share.ts); undefined: by the database. */
   databaseClientSlots: number | undefined;
   /** Undefined means: embedded mode generates one and keeps it in DATA_DIR. */
@@ -335,10 +350,12 @@ export type Config = {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** The bearer token /metrics asks for; undefined: /metrics answers this machine only (metrics/metrics-access.ts). */
   metricsToken: string | undefined;
-  /** Seconds a SIGTERM gives in-flight requests and running jobs to finish; then jobs are handed back (shutdown.ts). */
+  /** Seconds a SIGTERM gives the process to stop: in-flight requests and running jobs finish, or are cut short and handed back, within it (shutdown.ts). */
   shutdownGraceSeconds: number;
   /** Undefined means: the built-in test provider, whose approval page is our own (see paymentsConfig). */
   paypal: PayPalConfig | undefined;
+  /** PAYMENTS_PROVIDER=test: the free test provider on purpose, announced on every page and at each start. */
+  testPaymentsChosen: boolean;
 };
 
 /** The secrets that NAME_FILE may give instead of NAME: Docker's and Swarm's secrets are files. */
@@ -417,22 +434,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.ENCRYPTION_KEY_PREVIOUS && e.ENCRYPTION_KEY_PREVIOUS === e.ENCRYPTION_KEY) {
     problems.push('ENCRYPTION_KEY_PREVIOUS must differ from ENCRYPTION_KEY');
   }
-  const paypal = paymentsConfig(e, problems);
+  const host = e.HOST ?? (e.PUBLIC_URL && !isLoopbackUrl(e.PUBLIC_URL) ? '0.0.0.0' : '127.0.0.1');
+  // Without PUBLIC_URL links and the browser's API address name the listening address, which
+  // 0.0.0.0 is not, and which another machine could not use if it were loopback.
+  if (!isLoopbackHost(host) && !e.PUBLIC_URL) {
+    problems.push(`PUBLIC_URL must be set when HOST (${host}) is not a loopback address: it is the address links and the browser use`);
+  }
+  const paypal = paymentsConfig(e, host, problems);
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
   return {
     env: e.NODE_ENV,
-    host: e.HOST,
+    host,
     port: e.PORT,
-    publicUrl: e.PUBLIC_URL ?? ownAddress(e.HOST, e.PORT),
-    publicUrlSet: e.PUBLIC_URL !== undefined,
+    // With HOST unset, localhost: the start line names it so, and a browser opens it.
+    publicUrl: e.PUBLIC_URL ?? ownAddress(e.HOST ?? 'localhost', e.PORT),
     dataDir: e.DATA_DIR,
     databaseUrl,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,
     databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    embeddedStatementTimeoutMs: e.EMBEDDED_STATEMENT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     databaseClientSlots: e.DATABASE_CLIENT_SLOTS || undefined,
     jwtSecret: e.JWT_SECRET,
     jwtExpiry: e.JWT_EXPIRY,
@@ -482,31 +507,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     paypal,
+    testPaymentsChosen: e.PAYMENTS_PROVIDER === 'test',
   };
 }
 
-/** http://HOST:PORT, the address the server listens on; localhost when it listens on every interface. */
+/** http://HOST:PORT, the loopback address the server listens on (PUBLIC_URL is required for any other). */
 function ownAddress(host: string, port: number): string {
-  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : isIPv6(host) ? `[${host}]` : host;
-  return `http://${name}:${port}`;
+  return `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
 
 const isLoopbackAddress = proxyaddr.compile('loopback');
 
 /** localhost, 127.0.0.0/8 or ::1: an address only this machine reaches. */
+function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || (isIP(host) !== 0 && isLoopbackAddress(host, 0));
+}
+
 function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
-  return host === 'localhost' || isLoopbackAddress(host, 0);
+  return isLoopbackHost(new URL(url).hostname.replace(/^\[(.*)\]$/, '$1'));
 }
 
 /**
  * PayPal's settings, or undefined for the built-in test provider, whose buyers approve their own
  * payments. The test provider is chosen on purpose (PAYMENTS_PROVIDER=test), or by default only on
- * a site that no one else can reach; a site with a public address must say which provider takes
- * its payments. PayPal is configured entirely or not at all: half a configuration would silently
- * fall back to the free test provider. The mode is never guessed, for the same reason.
+ * a site that no one else can reach: every listening address and PUBLIC_URL loopback. Any other
+ * site must say which provider takes its payments. PayPal is configured entirely or not at all:
+ * half a configuration would silently fall back to the free test provider. The mode is never
+ * guessed, for the same reason.
  */
-function paymentsConfig(e: z.infer<typeof schema>, problems: string[]): PayPalConfig | undefined {
+function paymentsConfig(e: z.infer<typeof schema>, host: string, problems: string[]): PayPalConfig | undefined {
   const given = {
     PAYPAL_CLIENT_ID: e.PAYPAL_CLIENT_ID,
     PAYPAL_CLIENT_SECRET: e.PAYPAL_CLIENT_SECRET,
@@ -520,10 +549,13 @@ function paymentsConfig(e: z.infer<typeof schema>, problems: string[]): PayPalCo
     if (e.PAYPAL_API_URL) problems.push('PAYPAL_API_URL needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID');
     if (e.PAYMENTS_PROVIDER === 'paypal') {
       problems.push('PAYMENTS_PROVIDER=paypal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_MODE and PAYPAL_WEBHOOK_ID');
-    } else if (e.PAYMENTS_PROVIDER === undefined && e.PUBLIC_URL && !isLoopbackUrl(e.PUBLIC_URL)) {
-      problems.push(
-        `PAYMENTS_PROVIDER must be set when PUBLIC_URL (${redact(e.PUBLIC_URL)}) is not a local address: paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money`,
-      );
+    } else if (e.PAYMENTS_PROVIDER === undefined) {
+      const choose = 'paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money';
+      if (e.PUBLIC_URL && !isLoopbackUrl(e.PUBLIC_URL)) {
+        problems.push(`PAYMENTS_PROVIDER must be set when PUBLIC_URL (${redact(e.PUBLIC_URL)}) is not a local address: ${choose}`);
+      } else if (!isLoopbackHost(host)) {
+        problems.push(`PAYMENTS_PROVIDER must be set when HOST (${host}) is not a loopback address: ${choose}`);
+      }
     }
     return undefined;
   }

@@ -6,14 +6,16 @@ import { adminAccountBanner, ensureAdminAccount } from './admin-account';
 import { bootstrap } from './bootstrap';
 import { commands } from './cli/commands';
 import { startHttpProcesses } from './cluster/http-processes';
-import { isMessage } from './cluster/messages';
+import { isMessage, toPrimary } from './cluster/messages';
 import { startControlServer } from './control/control-server';
 import type { Database } from './db/database';
 import { loadConfigOrExit, type Config } from './env';
+import { stopListening } from './http/http-server';
 import { serveApp } from './http/serve';
 import { startAppWorker } from './jobs/app-worker';
 import { WEB_DIST } from './paths';
 import { stopOnSignals, stoppableServer, type Lifecycle, type Stoppable } from './shutdown';
+import { TEST_PAYMENTS_NOTICE } from '../shared/test-payments';
 
 /** HTTP processes: WEB_CONCURRENCY, or one per core, on PostgreSQL; one on the embedded database, which one process owns. */
 function httpProcessCount(config: Config, kind: Database['kind']): number {
@@ -57,7 +59,9 @@ async function main(): Promise<void> {
   }
   logger.info('listening', { url: `http://localhost:${port}`, database: db.kind, httpProcesses: count });
 
-  if (!config.paypal && config.databaseUrl) {
+  // Printed whatever LOG_LEVEL says: the operator must see it at every start (decision 028).
+  if (config.testPaymentsChosen) process.stdout.write(`${TEST_PAYMENTS_NOTICE}\n`);
+  else if (!config.paypal && config.databaseUrl) {
     logger.warn('payments use the built-in TEST provider: buyers approve their own payments; set PAYPAL_* before taking real customers');
   }
 }
@@ -84,6 +88,11 @@ async function serveInCluster(): Promise<void> {
   );
   process.on('SIGINT', () => {});
   process.on('message', (message) => {
+    if (isMessage(message, 'nodeharbor:stop-listening')) {
+      // Closing the handle sends node:cluster's own message first, on the same channel.
+      void stopListening(server);
+      toPrimary({ type: 'nodeharbor:not-listening' });
+    }
     if (isMessage(message, 'nodeharbor:stop')) stop('asked by the primary');
   });
 }

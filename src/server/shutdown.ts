@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { closeGracefully } from './http/http-server';
 import type { Logger } from './http/logger';
 
 /**
@@ -13,7 +14,7 @@ export type Lifecycle = { stopping: boolean };
 export type ShutdownOptions = {
   logger: Logger;
   lifecycle: Lifecycle;
-  /** How long the things in `stop` may take to finish their work (SHUTDOWN_GRACE_SECONDS). */
+  /** How long the whole shutdown may take (SHUTDOWN_GRACE_SECONDS): the things in `stop` finishing their work, then `close`. */
   graceMs: number;
   /** Stopped together, at once: what takes new work (the HTTP server, the worker); read when the shutdown begins. */
   stop: readonly Stoppable[];
@@ -21,26 +22,33 @@ export type ShutdownOptions = {
   close: readonly Stoppable[];
 };
 
-/** Time after the grace for handing jobs back and closing the database, before the process gives up and exits 1. */
-const CLOSE_MS = 5_000;
+/**
+ * The end of the grace kept for what follows the work cut short (handing jobs back, closing the
+ * database), at most half of it: the process is gone within the grace, before an orchestrator's
+ * stop timeout of the same length kills it.
+ */
+const CLOSE_MS = 3_000;
 
 /**
- * Stops the process gracefully: everything in `stop` at once, given `graceMs` to finish, then
- * everything in `close` in order. Resolves 0 when all stopped, even cut short at the end of the
- * grace; the process exits 1 by itself if closing then hangs.
+ * Stops the process gracefully within `graceMs`: everything in `stop` at once, cut short when
+ * the time left is what closing needs, then everything in `close` in order. Resolves 0 when all
+ * stopped, even cut short; the process exits 1 by itself at the end of the grace if closing hangs.
  */
 export async function shutdown(signal: string, opts: ShutdownOptions): Promise<number> {
   const { logger, lifecycle, graceMs } = opts;
   lifecycle.stopping = true;
   const giveUp = new AbortController();
-  const grace = setTimeout(() => {
-    logger.warn('grace over: cutting the rest short', { graceSeconds: graceMs / 1000 });
-    giveUp.abort();
-  }, graceMs);
+  const grace = setTimeout(
+    () => {
+      logger.warn('grace over: cutting the rest short', { graceSeconds: graceMs / 1000 });
+      giveUp.abort();
+    },
+    graceMs - Math.min(CLOSE_MS, graceMs / 2),
+  );
   const hang = setTimeout(() => {
     logger.error('shutdown hung: exiting');
     process.exit(1);
-  }, graceMs + CLOSE_MS);
+  }, graceMs);
   hang.unref();
   const failed = (item: Stoppable) => (e: unknown) => logger.error('did not stop cleanly', { item: item.name, error: e });
   // Each stop begins synchronously (the server stops listening here), before the line below is logged.
@@ -78,18 +86,17 @@ export function stopOnSignals(opts: ShutdownOptions, signals: readonly NodeJS.Si
 }
 
 /**
- * The HTTP server as a Stoppable: it stops listening at once (a new connection is refused), closes
- * its idle keep-alive connections, answers the requests in flight and the ones already sent on
- * their connections, and closes each connection when it falls idle; when the grace is over, the rest.
+ * The HTTP server (createHttpServer's) as a Stoppable: it stops listening at once (a new connection
+ * is refused), answers the requests in flight, and those sent meanwhile on open connections, with
+ * `Connection: close`, and lets idle keep-alive connections end at their Keep-Alive timeout
+ * (http-server.ts, closeGracefully); when the grace is over, it closes the rest.
  */
 export function stoppableServer(server: Server): Stoppable {
   return {
     name: 'http server',
-    stop: (giveUp) =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        giveUp.addEventListener('abort', () => server.closeAllConnections(), { once: true });
-      }),
+    stop: (giveUp) => {
+      giveUp.addEventListener('abort', () => server.closeAllConnections(), { once: true });
+      return closeGracefully(server);
+    },
   };
 }

@@ -8,6 +8,10 @@ export const DEFAULT_API_KEY_MAX = 46;
 export const DEFAULT_API_KEY_ENDING = '=';
 
 export const PASSWORD_MIN = 8;
+/** zxcvbn's score a password needs (0-4): 3 is "safely unguessable", about 10^10 guesses. */
+export const PASSWORD_MIN_SCORE = 3;
+/** The site's name: a password made of it is among the first guesses. */
+export const SITE_NAME = 'NodeHarbor';
 
 /** A profile's text fields, as public.profiles' check constraints limit them (characters). */
 export const PROFILE_FULL_NAME_MAX = 200;
@@ -74,3 +78,12 @@ export const RECOVERY_CODE_COUNT = 10;
 
 /** The longest name a user may give an authenticator app (the server takes up to 255). */
 export const AUTHENTICATOR_NAME_MAX = 64;
+
+/**
+ * Signing in from a new address while failed sign-ins lock the account: the error code of the
+ * answer (ours; GoTrue has none), the fragment parameter of the e-mailed link that lets the
+ * address in, and how long that link works.
+ */
+export const NEW_ADDRESS_LINK_CODE = 'new_address_link_required';
+export const ADDRESS_LINK_PARAM = 'address_token';
+export const ADDRESS_LINK_MINUTES = 15;

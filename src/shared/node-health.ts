@@ -26,6 +26,9 @@ export const NODE_STATE_LABELS: Record<FleetState, string> = {
   deleting: 'Deleting',
 };
 
+/** Beside Installing while the service's install waits in the queue (services.install_queued). */
+export const INSTALL_WAITING_FOR_SLOT = 'Waiting for a free slot';
+
 /** Uptime rows are kept this long (UTC days). */
 export const UPTIME_KEPT_DAYS = 90;
 /** The service page's bars. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ADDRESS_LINK_MINUTES,
   ADMIN_CREDIT_MAX,
   ADMIN_CREDIT_NOTE_MAX,
   CONTACT_MESSAGE_MAX,
@@ -45,8 +46,10 @@ export const messages = {
   resetPasswordShort: `Password must be at least ${PASSWORD_MIN} characters long`,
   settingsPasswordShort: 'Password too short',
   currentPasswordRequired: 'Current password is required',
-  /** GoTrue's words for a `pwned` password; the server checks the list, so forms show it from there. */
+  /** GoTrue's words for a `pwned` password: here, one whose zxcvbn score is too low (password-strength.ts). */
   passwordCommon: 'Password is known to be weak and easy to guess, please choose a different one.',
+  /** GoTrue's words for a `length` problem. */
+  passwordLength: `Password should be at least ${PASSWORD_MIN} characters.`,
   credentialsMissing: 'You must provide either an email or phone number and a password',
   serviceNameShort: `Service name must be at least ${SERVICE_NAME_MIN} characters long`,
   serviceNameLong: `Service name must be no more than ${SERVICE_NAME_MAX} characters long`,
@@ -92,6 +95,13 @@ export const messages = {
   secondFactorRequired: 'Two-factor sign-in required',
   /** Sign-in and token refresh of an account an admin suspended (auth.users.banned_until). */
   accountSuspended: 'Your account has been suspended. Please contact support.',
+  /**
+   * A sign-in from a new address while failed sign-ins lock the account. The same words whether
+   * the password was right (the link is mailed) or wrong (nothing is), so they tell a guesser nothing.
+   */
+  newAddressLinkSent: `Too many failed sign-ins on this account, so a new device needs a link we e-mail. If your password was right, we have sent it: open it on this device, on this network, within ${ADDRESS_LINK_MINUTES} minutes.`,
+  /** The e-mailed link refused: unknown, used, expired, or opened from another address. */
+  addressLinkInvalid: 'This sign-in link is invalid, used or expired, or it was opened on another network. Sign in again on the device you were using.',
   /** The admin's user page (admin_user and the actions beside it), in the database's words. */
   adminUserNotFound: 'User not found',
   adminSelfSuspend: 'You cannot suspend your own account',

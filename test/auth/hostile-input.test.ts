@@ -8,8 +8,8 @@ describe('hostile input to /auth/v1', () => {
   let accessToken: string;
   beforeAll(async () => {
     t = await startTestServer({ REGISTRATION_ENABLED: 'true', RATE_LIMITS_ENABLED: 'false' });
-    await createUser(t.deps.db, { email: 'ada@example.com', password: 'secret-pass' });
-    const { data } = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'secret-pass' });
+    await createUser(t.deps.db, { email: 'ada@example.com', password: 'quiet-secret-pass' });
+    const { data } = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'quiet-secret-pass' });
     accessToken = data.session!.access_token;
   });
   afterAll(() => t.stop());
@@ -17,19 +17,19 @@ describe('hostile input to /auth/v1', () => {
   const nul = 'a\u0000b';
   const huge = 'x'.repeat(200_000);
   const cases: [string, string, unknown][] = [
-    ['POST', '/token?grant_type=password', { email: `ada${nul}@example.com`, password: 'secret-pass' }],
+    ['POST', '/token?grant_type=password', { email: `ada${nul}@example.com`, password: 'quiet-secret-pass' }],
     ['POST', '/token?grant_type=password', { email: huge, password: huge }],
     ['POST', '/token?grant_type=password', { email: "ada@example.com' or '1'='1", password: "' or 1=1 --" }],
-    ['POST', '/token?grant_type=password', { email: ['ada@example.com'], password: 'secret-pass' }],
-    ['POST', '/token?grant_type=password', { email: { $ne: null }, password: 'secret-pass' }],
+    ['POST', '/token?grant_type=password', { email: ['ada@example.com'], password: 'quiet-secret-pass' }],
+    ['POST', '/token?grant_type=password', { email: { $ne: null }, password: 'quiet-secret-pass' }],
     ['POST', '/token?grant_type=refresh_token', { refresh_token: nul }],
     ['POST', '/token?grant_type=refresh_token', { refresh_token: huge }],
     ['POST', '/token?grant_type=refresh_token', { refresh_token: 42 }],
     ['POST', '/token', {}],
     ['POST', '/recover', { email: `ada${nul}@example.com` }],
     ['POST', '/recover', { email: huge }],
-    ['POST', '/signup', { email: `x${nul}@example.com`, password: 'secret-pass' }],
-    ['POST', '/signup', { email: 'y@example.com', password: 'secret-pass', data: { full_name: nul } }],
+    ['POST', '/signup', { email: `x${nul}@example.com`, password: 'quiet-secret-pass' }],
+    ['POST', '/signup', { email: 'y@example.com', password: 'quiet-secret-pass', data: { full_name: nul } }],
     ['POST', '/signup', { email: 'z@example.com', password: nul.repeat(3) }],
     ['PUT', '/user', { data: { company: nul } }],
     ['PUT', '/user', { data: { [nul]: 1 } }],

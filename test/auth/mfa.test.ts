@@ -7,7 +7,7 @@ import { authenticator } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch, claimsOf } from './helpers';
 
-const PASSWORD = 'secret-pass';
+const PASSWORD = 'quiet-secret-pass';
 
 describe('TOTP two-factor authentication through supabase-js', () => {
   let t: TestServer;
@@ -270,7 +270,7 @@ describe('TOTP two-factor authentication through supabase-js', () => {
   it('requires aal2 to change the password once a factor is verified', async () => {
     const { sb, email } = await withVerifiedFactor();
     const weak = await signInAgain(email);
-    const refused = await weak.auth.updateUser({ password: 'another-pass' });
+    const refused = await weak.auth.updateUser({ password: 'another-quiet-pass' });
     expect([refused.error?.status, refused.error?.code, refused.error?.message]).toEqual([
       401,
       'insufficient_aal',
@@ -278,7 +278,7 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     ]);
     // Metadata is not a credential: aal1 may change it.
     expect((await weak.auth.updateUser({ data: { theme: 'dark' } })).error).toBeNull();
-    expect((await sb.auth.updateUser({ password: 'another-pass', current_password: PASSWORD })).error).toBeNull();
+    expect((await sb.auth.updateUser({ password: 'another-quiet-pass', current_password: PASSWORD })).error).toBeNull();
   });
 
   it('never puts the secret in GET /user, a session body or the logs', async () => {

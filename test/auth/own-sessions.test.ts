@@ -5,7 +5,7 @@ import { createUser } from '../../src/server/auth/users';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch } from './helpers';
 
-const PASSWORD = 'secret-pass';
+const PASSWORD = 'quiet-secret-pass';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 

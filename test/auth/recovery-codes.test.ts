@@ -6,7 +6,7 @@ import { createUser } from '../../src/server/auth/users';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch, claimsOf } from './helpers';
 
-const PASSWORD = 'secret-pass';
+const PASSWORD = 'quiet-secret-pass';
 
 describe('recovery codes for two-factor sign-in', () => {
   let t: TestServer;

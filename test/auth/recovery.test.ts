@@ -9,7 +9,7 @@ describe('password recovery', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
-    await createUser(t.deps.db, { email: 'ada@example.com', password: 'old-password' });
+    await createUser(t.deps.db, { email: 'ada@example.com', password: 'old-harbor-password' });
   });
   afterAll(() => t.stop());
 
@@ -75,11 +75,11 @@ describe('password recovery', () => {
     // The reset page is held to the same policy: a common password is refused there too.
     expect((await page.auth.updateUser({ password: 'password1' })).error?.code).toBe('weak_password');
     // The link proved who this is: no current password is asked for.
-    expect((await page.auth.updateUser({ password: 'new-password' })).error).toBeNull();
+    expect((await page.auth.updateUser({ password: 'new-harbor-password' })).error).toBeNull();
     expect((await page.auth.signOut()).error).toBeNull();
 
-    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'old-password' })).error?.code).toBe('invalid_credentials');
-    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'new-password' })).error).toBeNull();
+    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'old-harbor-password' })).error?.code).toBe('invalid_credentials');
+    expect((await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'new-harbor-password' })).error).toBeNull();
 
     // The link works once.
     const again = await open(link);

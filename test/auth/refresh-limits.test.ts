@@ -48,9 +48,10 @@ describe('refresh without end', () => {
     const now = Math.floor(Date.now() / 1000);
     // Large user_metadata makes large tokens: 1,000 of them are far more than the budget.
     const metadata = { bio: 'x'.repeat(16_000) };
-    const first = await signJwt(keys, { sub: 'someone', exp: now + 600, n: 0, user_metadata: metadata });
+    const claims = { iss: keys.issuer, aud: 'authenticated', sub: 'someone', exp: now + 600 };
+    const first = await signJwt(keys, { ...claims, n: 0, user_metadata: metadata });
     await verifyJwt(keys, first);
-    for (let n = 1; n < 1000; n++) await verifyJwt(keys, await signJwt(keys, { sub: 'someone', exp: now + 600, n, user_metadata: metadata }));
+    for (let n = 1; n < 1000; n++) await verifyJwt(keys, await signJwt(keys, { ...claims, n, user_metadata: metadata }));
     expect(verifiedCacheBytes(keys)).toBeGreaterThan(VERIFIED_CACHE_BYTES / 2);
     expect(verifiedCacheBytes(keys)).toBeLessThanOrEqual(VERIFIED_CACHE_BYTES);
     // An evicted token is simply verified again.

@@ -5,7 +5,7 @@ import { authenticator } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { authFetch } from './helpers';
 
-const PASSWORD = 'secret-pass';
+const PASSWORD = 'quiet-secret-pass';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 /**

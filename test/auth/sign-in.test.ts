@@ -8,13 +8,13 @@ describe('password sign-in', () => {
   let userId: string;
   beforeAll(async () => {
     t = await startTestServer({ RATE_LIMITS_ENABLED: 'false' });
-    userId = (await createUser(t.deps.db, { email: 'ada@example.com', password: 'secret-pass', fullName: 'Ada' })).id;
+    userId = (await createUser(t.deps.db, { email: 'ada@example.com', password: 'quiet-secret-pass', fullName: 'Ada' })).id;
   });
   afterAll(() => t.stop());
 
   it('signs in through supabase-js with GoTrue claims backed by a session row', async () => {
     const sb = t.client();
-    const { data, error } = await sb.auth.signInWithPassword({ email: 'ADA@example.com', password: 'secret-pass' });
+    const { data, error } = await sb.auth.signInWithPassword({ email: 'ADA@example.com', password: 'quiet-secret-pass' });
     expect(error).toBeNull();
     const s = data.session!;
     expect(s.token_type).toBe('bearer');
@@ -44,12 +44,14 @@ describe('password sign-in', () => {
   });
 
   it('answers the password grant with weak_password null, and refuses bad credentials alike', async () => {
-    const ok = await authFetch(t, '/token?grant_type=password', { body: { email: 'ada@example.com', password: 'secret-pass', gotrue_meta_security: {} } });
+    const ok = await authFetch(t, '/token?grant_type=password', {
+      body: { email: 'ada@example.com', password: 'quiet-secret-pass', gotrue_meta_security: {} },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toHaveProperty('weak_password', null);
     for (const body of [
       { email: 'ada@example.com', password: 'wrong-pass' },
-      { email: 'nobody@example.com', password: 'secret-pass' },
+      { email: 'nobody@example.com', password: 'quiet-secret-pass' },
       { email: 'ada@example.com' },
     ]) {
       const r = await authFetch(t, '/token?grant_type=password', { body });
@@ -70,7 +72,7 @@ describe('password sign-in', () => {
 
   it('warns about a password that no longer meets the policy, and refuses an unconfirmed address', async () => {
     const bcrypt = (await import('bcryptjs')).default;
-    const legacy = await createUser(t.deps.db, { email: 'legacy@example.com', password: 'long-enough' });
+    const legacy = await createUser(t.deps.db, { email: 'legacy@example.com', password: 'long-enough-phrase' });
     // A five-character password, as a project with a laxer policy could have stored it.
     await t.deps.db.query(`update auth.users set encrypted_password = $2 where id = $1`, [legacy.id, bcrypt.hashSync('12345', 4)]);
     const { data, error } = await t.client().auth.signInWithPassword({ email: 'legacy@example.com', password: '12345' });
@@ -79,8 +81,8 @@ describe('password sign-in', () => {
       message: 'Password should be at least 8 characters. Password is known to be weak and easy to guess, please choose a different one.',
       reasons: ['length', 'pwned'],
     });
-    await createUser(t.deps.db, { email: 'later@example.com', password: 'secret-pass', confirmed: false });
-    const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'later@example.com', password: 'secret-pass' } });
+    await createUser(t.deps.db, { email: 'later@example.com', password: 'quiet-secret-pass', confirmed: false });
+    const r = await authFetch(t, '/token?grant_type=password', { body: { email: 'later@example.com', password: 'quiet-secret-pass' } });
     expect([r.status, r.body?.code, r.body?.message]).toEqual([400, 'email_not_confirmed', 'Email not confirmed']);
     const wrong = await authFetch(t, '/token?grant_type=password', { body: { email: 'later@example.com', password: 'not-it' } });
     expect(wrong.body?.code).toBe('invalid_credentials');
@@ -109,7 +111,7 @@ describe('password sign-in', () => {
 
   it('verifies bcrypt hashes made elsewhere ($2a$ cost 4, $2b$ cost 8)', async () => {
     const bcrypt = (await import('bcryptjs')).default;
-    const u = await createUser(t.deps.db, { email: 'imported@example.com', password: 'placeholder' });
+    const u = await createUser(t.deps.db, { email: 'imported@example.com', password: 'placeholder-phrase' });
     for (const hash of [bcrypt.hashSync('exported-1', 4).replace(/^\$2b\$/, '$2a$'), bcrypt.hashSync('exported-1', 8)]) {
       await t.deps.db.query(`update auth.users set encrypted_password = $2 where id = $1`, [u.id, hash]);
       const { data, error } = await t.client().auth.signInWithPassword({ email: 'imported@example.com', password: 'exported-1' });

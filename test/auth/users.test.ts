@@ -17,7 +17,7 @@ describe('users', () => {
   });
 
   it('creates a confirmed user with metadata and its email identity', async () => {
-    const u = await createUser(db, { email: ' Ada@Example.COM ', password: 'secret-1', fullName: 'Ada Lovelace' });
+    const u = await createUser(db, { email: ' Ada@Example.COM ', password: 'quiet-secret-one', fullName: 'Ada Lovelace' });
     expect(u.email).toBe('ada@example.com');
     expect(u.email_confirmed_at).toBeInstanceOf(Date);
     expect(u.raw_user_meta_data).toEqual({ full_name: 'Ada Lovelace', email_verified: true });
@@ -39,17 +39,17 @@ describe('users', () => {
   });
 
   it('can create an unconfirmed user', async () => {
-    const u = await createUser(db, { email: 'later@example.com', password: 'secret-1', confirmed: false });
+    const u = await createUser(db, { email: 'later@example.com', password: 'quiet-secret-one', confirmed: false });
     expect(u.email_confirmed_at).toBeNull();
     expect(u.raw_user_meta_data).toEqual({});
   });
 
   it('refuses a duplicate, a bad address and a weak password, writing nothing', async () => {
-    await expect(createUser(db, { email: 'ada@example.com', password: 'secret-1' })).rejects.toMatchObject({
+    await expect(createUser(db, { email: 'ada@example.com', password: 'quiet-secret-one' })).rejects.toMatchObject({
       status: 422,
       code: 'user_already_exists',
     });
-    await expect(createUser(db, { email: 'nope', password: 'secret-1' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+    await expect(createUser(db, { email: 'nope', password: 'quiet-secret-one' })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
     await expect(createUser(db, { email: 'weak@example.com', password: '123' })).rejects.toMatchObject({ status: 422, code: 'weak_password' });
     // The CLI and the admin account go through createUser too: a common password is refused there.
     await expect(createUser(db, { email: 'weak@example.com', password: 'football' })).rejects.toMatchObject({
@@ -64,9 +64,9 @@ describe('users', () => {
 
   it('sets a new password', async () => {
     const u = (await findUserByEmail(db, 'ada@example.com'))!;
-    await setPassword(db, u.id, 'another-secret');
+    await setPassword(db, u.id, 'another-quiet-secret');
     const { rows } = await db.query<{ encrypted_password: string }>(`select encrypted_password from auth.users where id = $1`, [u.id]);
-    expect(await verifyPassword('another-secret', rows[0]!.encrypted_password)).toBe(true);
+    expect(await verifyPassword('another-quiet-secret', rows[0]!.encrypted_password)).toBe(true);
     await expect(setPassword(db, u.id, '1')).rejects.toMatchObject({ code: 'weak_password' });
   });
 });

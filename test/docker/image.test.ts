@@ -141,6 +141,8 @@ describe('the image', () => {
     expect(config.User).toBe('1000:1000');
     expect(Object.keys(config.Volumes)).toEqual(['/data']);
     expect(config.Env).toContain('DATA_DIR=/data');
+    // Every interface, as a container must listen to be reached: with PUBLIC_URL only (issue 33, item 2).
+    expect(config.Env).toContain('HOST=0.0.0.0');
     expect(config.Healthcheck.Test.join(' ')).toContain('/healthz');
     const files = JSON.parse(
       docker([
@@ -176,7 +178,12 @@ describe('the image', () => {
     const name = `${NAME}-embedded`;
     const volume = `${NAME}-data`;
     made.volumes.push(volume);
-    start(name, ['-v', `${volume}:/data`, '-p', '127.0.0.1::8080']);
+    // Without PUBLIC_URL the image does not start: on every interface, links need the site's address.
+    const refused = spawnSync('docker', ['run', '--rm', IMAGE], { encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('PUBLIC_URL must be set when HOST (0.0.0.0) is not a loopback address');
+    // On every interface the free test provider runs only when chosen.
+    start(name, ['-v', `${volume}:/data`, '-p', '127.0.0.1::8080', '-e', 'PUBLIC_URL=http://localhost:8080', '-e', 'PAYMENTS_PROVIDER=test']);
     await healthy(name);
     const base = `http://${docker(['port', name, '8080/tcp']).split('\n')[0]}`;
     const health = await fetch(`${base}/healthz`);
@@ -222,10 +229,14 @@ describe('the image', () => {
     });
     const port = await freePort();
     const env = (service: ComposeService) =>
-      Object.entries({ ...service.environment, DATABASE_URL: url.toString(), PORT: String(port) }).flatMap(([k, v]) => [
-        '-e',
-        `${k}=${interpolate(String(v))}`,
-      ]);
+      Object.entries({
+        ...service.environment,
+        DATABASE_URL: url.toString(),
+        PORT: String(port),
+        // What compose.yaml requires the operator to give.
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        PAYMENTS_PROVIDER: 'test',
+      }).flatMap(([k, v]) => ['-e', `${k}=${interpolate(String(v))}`]);
     // The host's network: the PostgreSQL of the tests listens on the host's loopback.
     start(`${NAME}-web`, ['--network', 'host', ...mounts, ...env(web)]);
     start(`${NAME}-worker`, ['--network', 'host', '--no-healthcheck', ...mounts, ...env(worker)], worker.command);
@@ -295,15 +306,24 @@ describe('compose.yaml and the Swarm stack', () => {
     expectSecretsWired(compose, postgres!);
     expect(Object.keys(compose.volumes)).toContain('postgres');
     expect(new URL(web!.environment.DATABASE_URL!).password).toBe('');
+    // No default address: the operator names it (issue 33, item 2).
+    expect(web!.environment.PUBLIC_URL).toMatch(/^\$\{PUBLIC_URL:\?.+\}$/);
   });
 
   it('the stack file: docker stack config takes it; web and worker on a manager, with its engine socket', () => {
     const path = join(ROOT, 'deploy/nodeharbor-stack.yaml');
     // Without DOCKER_GID the file refuses to be read: the socket's group differs between hosts.
-    const refused = spawnSync('docker', ['stack', 'config', '-c', path], { encoding: 'utf8', env: { ...process.env, DOCKER_GID: '' } });
+    const refused = spawnSync('docker', ['stack', 'config', '-c', path], {
+      encoding: 'utf8',
+      env: { ...process.env, DOCKER_GID: '', PUBLIC_URL: 'https://nodeharbor.example' },
+    });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('DOCKER_GID');
-    const stack = parse(docker(['stack', 'config', '-c', path], { DOCKER_GID: '999' })) as Compose;
+    // Nor without PUBLIC_URL, which the image's every-interface HOST requires.
+    const noAddress = spawnSync('docker', ['stack', 'config', '-c', path], { encoding: 'utf8', env: { ...process.env, DOCKER_GID: '999', PUBLIC_URL: '' } });
+    expect(noAddress.status).not.toBe(0);
+    expect(noAddress.stderr).toContain('PUBLIC_URL');
+    const stack = parse(docker(['stack', 'config', '-c', path], { DOCKER_GID: '999', PUBLIC_URL: 'https://nodeharbor.example' })) as Compose;
     const raw = parse(readFileSync(path, 'utf8'), { merge: true }) as Compose;
     const { web, worker, postgres } = stack.services;
     for (const s of [web!, worker!]) {

@@ -19,8 +19,8 @@ describe('bounded input to /auth/v1', () => {
 
   beforeAll(async () => {
     t = await startTestServer({ REGISTRATION_ENABLED: 'true', RATE_LIMITS_ENABLED: 'false' });
-    userId = (await createUser(t.deps.db, { email: 'ada@example.com', password: 'secret-pass', fullName: 'Ada' })).id;
-    const { data } = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'secret-pass' });
+    userId = (await createUser(t.deps.db, { email: 'ada@example.com', password: 'quiet-secret-pass', fullName: 'Ada' })).id;
+    const { data } = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'quiet-secret-pass' });
     token = data.session!.access_token;
   });
   afterAll(() => t.stop());
@@ -48,7 +48,7 @@ describe('bounded input to /auth/v1', () => {
   it('refuses a 900 KB full_name on sign-up and on PUT /user, and stores nothing', async () => {
     const huge = 'x'.repeat(900_000);
     const before = await users();
-    const signUp = await authFetch(t, '/signup', { body: { email: 'huge@example.com', password: 'secret-pass', data: { full_name: huge } } });
+    const signUp = await authFetch(t, '/signup', { body: { email: 'huge@example.com', password: 'quiet-secret-pass', data: { full_name: huge } } });
     expect(signUp.status).toBe(400);
     expect(signUp.body).toMatchObject({ code: 'validation_failed', message: messages.fullNameLong });
     expect(await users()).toBe(before);
@@ -61,7 +61,7 @@ describe('bounded input to /auth/v1', () => {
 
   it(`takes a full_name of ${PROFILE_FULL_NAME_MAX} characters, counted as the database counts them`, async () => {
     const name = '😀'.repeat(PROFILE_FULL_NAME_MAX);
-    const r = await authFetch(t, '/signup', { body: { email: 'long-name@example.com', password: 'secret-pass', data: { full_name: name } } });
+    const r = await authFetch(t, '/signup', { body: { email: 'long-name@example.com', password: 'quiet-secret-pass', data: { full_name: name } } });
     expect(r.status).toBe(200);
     const { rows } = await t.deps.db.query<{ full_name: string }>(
       `select p.full_name from public.profiles p join auth.users u on u.id = p.id where u.email = 'long-name@example.com'`,
@@ -74,7 +74,7 @@ describe('bounded input to /auth/v1', () => {
   it('refuses a full_name that is not a string', async () => {
     const before = await users();
     const r = await authFetch(t, '/signup', {
-      body: { email: 'object-name@example.com', password: 'secret-pass', data: { full_name: { first: 'x'.repeat(300) } } },
+      body: { email: 'object-name@example.com', password: 'quiet-secret-pass', data: { full_name: { first: 'x'.repeat(300) } } },
     });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'validation_failed' });
@@ -84,7 +84,7 @@ describe('bounded input to /auth/v1', () => {
   it(`refuses metadata beyond ${USER_METADATA_MAX_BYTES} bytes, and changes nothing with it`, async () => {
     const before = await users();
     const big = 'é'.repeat(USER_METADATA_MAX_BYTES / 2);
-    const signUp = await authFetch(t, '/signup', { body: { email: 'big@example.com', password: 'secret-pass', data: { bio: big } } });
+    const signUp = await authFetch(t, '/signup', { body: { email: 'big@example.com', password: 'quiet-secret-pass', data: { bio: big } } });
     expect(signUp.status).toBe(400);
     expect(signUp.body).toMatchObject({ code: 'validation_failed', message: `User metadata may be at most ${USER_METADATA_MAX_BYTES} bytes of JSON` });
     expect(await users()).toBe(before);
@@ -93,13 +93,13 @@ describe('bounded input to /auth/v1', () => {
     const put = await authFetch(t, '/user', {
       method: 'PUT',
       bearer: token,
-      body: { data: { bio: big }, password: 'another-pass', current_password: 'secret-pass' },
+      body: { data: { bio: big }, password: 'another-quiet-pass', current_password: 'quiet-secret-pass' },
     });
     expect(put.status).toBe(400);
     expect(put.body).toMatchObject({ code: 'validation_failed' });
     expect(await metadata()).toEqual(stored);
     // The password did not change either.
-    const signIn = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'secret-pass' });
+    const signIn = await t.client().auth.signInWithPassword({ email: 'ada@example.com', password: 'quiet-secret-pass' });
     expect(signIn.error).toBeNull();
 
     const fits = await authFetch(t, '/user', { method: 'PUT', bearer: token, body: { data: { bio: 'é'.repeat(1000) } } });

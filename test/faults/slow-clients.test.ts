@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { repeatEvery, resolvesWithin, until } from '../helpers/wait';
+import { reloadSchema } from '../rest/fixtures';
 
 /** A raw TCP connection to the server, with what it received and whether the server closed it. */
 type Raw = { socket: Socket; received: () => string; closed: Promise<void>; isClosed: () => boolean };
@@ -82,6 +83,7 @@ describe('slow clients', () => {
 
   it('lets a complete request take longer than the timeout to be answered', async () => {
     await s.deps.db.exec(`create or replace function public.slow_answer() returns int language sql volatile as $$ select 1 from pg_sleep(1.5) $$`);
+    await reloadSchema(s);
     const { data, error } = await s.serviceClient().rpc('slow_answer');
     expect(error).toBeNull();
     expect(data).toBe(1);

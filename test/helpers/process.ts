@@ -20,14 +20,15 @@ export type ServerProcess = { child: ChildProcess; url: string; output: () => st
 
 /**
  * Runs the real server as its own process (`main.ts` through tsx), as `npm start` would after a
- * build, and waits until /healthz answers 200.
+ * build, and waits until /healthz answers 200. A variable given as undefined is left unset.
  */
-export async function spawnServer(env: Record<string, string>, opts: { entry?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string | undefined>, opts: { entry?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // The embedded deadline as startTestServer has it: the shared machine is slow, not the statements.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_STATEMENT_TIMEOUT_MS: '5000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -45,6 +45,9 @@ export async function startTestServer(
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
     ENCRYPTION_KEY: 'test-encryption-key-that-is-long-enough-0123456789',
     LOG_LEVEL: process.env.TEST_LOG ? 'debug' : 'silent',
+    // The suite runs on a shared, loaded machine, where an ordinary statement can take longer than
+    // the embedded database's deadline for REST statements; the deadline's own test keeps the default.
+    EMBEDDED_STATEMENT_TIMEOUT_MS: '5000',
     ...env,
   };
   // Listening first tells the port, which the configuration then names; requests are answered

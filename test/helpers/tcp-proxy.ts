@@ -1,13 +1,20 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-/** A TCP proxy a test can cut (as if the database went away) and restore, on the same port. */
+/** A TCP proxy a test can cut (as if the database went away), stall (as if it hung) and restore, on the same port. */
 export type TcpProxy = {
   port: number;
   /** Drops every open connection and refuses new ones (ECONNREFUSED). */
   cut(): Promise<void>;
   /** Accepts connections again. */
   restore(): Promise<void>;
+  /**
+   * Holds every byte, both ways, on open connections and new ones, closing nothing: as a server
+   * paused with SIGSTOP, whose kernel still accepts connections and data but which answers nothing.
+   */
+  stall(): void;
+  /** Delivers what was held, in order, and forwards again. */
+  resume(): void;
   close(): Promise<void>;
 };
 
@@ -18,14 +25,25 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   };
+  // What a stall holds: each chunk (or end, null) with the socket it goes to, in arrival order.
+  let held: [Socket, Buffer | null][] | undefined;
+  const send = (to: Socket, chunk: Buffer | null) => {
+    if (held) held.push([to, chunk]);
+    else if (chunk) to.write(chunk);
+    else to.end();
+  };
+  const forward = (from: Socket, to: Socket) => {
+    from.on('data', (chunk: Buffer) => send(to, chunk));
+    from.on('end', () => send(to, null));
+    from.on('error', () => to.destroy());
+  };
   const newServer = () =>
     createServer((client) => {
       const upstream = connect(target.port, target.host);
       track(client);
       track(upstream);
-      client.on('error', () => upstream.destroy());
-      upstream.on('error', () => client.destroy());
-      client.pipe(upstream).pipe(client);
+      forward(client, upstream);
+      forward(upstream, client);
     });
   const listen = (server: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -34,6 +52,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     });
   const stop = async (server: Server) => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    held = undefined;
     for (const s of sockets) s.destroy();
     await closed;
   };
@@ -53,6 +72,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       server = newServer();
       await listen(server, port);
       open = true;
+    },
+    stall() {
+      held ??= [];
+    },
+    resume() {
+      const pending = held ?? [];
+      held = undefined;
+      for (const [to, chunk] of pending) if (!to.destroyed) send(to, chunk);
     },
     async close() {
       if (open) await stop(server);

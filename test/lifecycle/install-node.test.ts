@@ -12,7 +12,7 @@ import { expectLedgerBalanced } from '../helpers/ledger';
 let s: TestServer;
 let deps: JobDeps;
 beforeAll(async () => {
-  s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PROVISION_INSTALL_SECONDS: '0', INSTALL_SETTLE_SECONDS: '0' });
+  s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', PROVISION_INSTALL_SECONDS: '0', PROVISION_DELETE_SECONDS: '0', INSTALL_SETTLE_SECONDS: '0' });
   deps = await createJobDeps(s.deps);
 });
 // Money moves here: every balance stays its ledger's sum.
@@ -66,4 +66,62 @@ it('hands over a key changed while the node was being installed, after the insta
   const keyJobs = await jobsOf(s.deps.db, 'update-node-key');
   expect(keyJobs.filter((j) => j.payload.serviceId === changed)).toHaveLength(1);
   expect(keyJobs.filter((j) => j.payload.serviceId === unchanged)).toEqual([]);
+});
+
+/** The engine as it answers a node just created: still starting at the first look, then as the driver says. */
+function startingFirst(): JobDeps['provisioner'] {
+  const looked = new Set<string>();
+  return {
+    ...deps.provisioner,
+    async health(serviceId) {
+      if (looked.has(serviceId)) return deps.provisioner.health(serviceId);
+      looked.add(serviceId);
+      return { state: 'starting' };
+    },
+  };
+}
+
+const stateOf = async (id: string) =>
+  (
+    await s.deps.db.query<{ state: string; reason: string | null }>('select state::text, provisioning_error as reason from private.services where id = $1', [
+      id,
+    ])
+  ).rows[0];
+
+it('counts the install timeout from the install’s start: a service queued longer than the timeout still installs', async () => {
+  const u = await createTestUser(s, { credits: 10 });
+  const id = await createService(u, 'long-queued');
+  // Ordered an hour ago, and waiting in the queue since: far past INSTALL_TIMEOUT_SECONDS (600).
+  await s.deps.db.query(`update private.services set state_changed_at = now() - interval '1 hour' where id = $1`, [id]);
+  await installNode({ ...deps, provisioner: startingFirst() }, id);
+  expect(await stateOf(id)).toEqual({ state: 'active', reason: null });
+});
+
+it('keeps an install’s start when another worker takes its job over: the clock does not start again', async () => {
+  const u = await createTestUser(s, { credits: 10 });
+  const id = await createService(u, 'taken-over');
+  // Its install began 11 minutes ago, and the worker running it was killed.
+  await s.deps.db.query(`update private.services set install_started_at = now() - interval '11 minutes' where id = $1`, [id]);
+  const neverRuns: JobDeps['provisioner'] = { ...deps.provisioner, health: async () => ({ state: 'starting' }) };
+  await installNode({ ...deps, provisioner: neverRuns }, id);
+  expect(await stateOf(id)).toEqual({ state: 'failed', reason: 'The node did not start within 600 seconds' });
+});
+
+it('tells the owner, and only the owner, that an install waits for a free slot, from the order to its start, and again on a retry', async () => {
+  const u = await createTestUser(s, { credits: 20 });
+  const stranger = await createTestUser(s);
+  const id = await createService(u, 'waits');
+  const queued = async () => (await u.client.from('services').select('install_queued').eq('id', id).single()).data;
+  expect(await queued()).toEqual({ install_queued: true });
+  expect((await stranger.client.from('services').select('install_queued').eq('id', id)).data).toEqual([]);
+  await installNode({ ...deps, provisioner: startingFirst() }, id);
+  expect(await queued()).toEqual({ install_queued: false });
+
+  // A failed install retried waits in the queue again, with a clock of its own.
+  const failing = await createService(u, 'retried');
+  await installNode({ ...deps, provisioner: { ...deps.provisioner, health: async () => ({ state: 'failing', reason: 'image not found' }) } }, failing);
+  const { data: retried } = await u.client.rpc('retry_service_installation', { p_service_id: failing });
+  expect(retried).toMatchObject({ state: 'installing', install_queued: true });
+  const { rows } = await s.deps.db.query('select install_started_at from private.services where id = $1', [failing]);
+  expect(rows).toEqual([{ install_started_at: null }]);
 });

@@ -28,7 +28,7 @@ async function silentRelay(): Promise<string> {
 it('answers a recovery request at once, account or not, while the relay stalls', async () => {
   const s = await startTestServer({ RATE_LIMITS_ENABLED: 'false', SMTP_URL: await silentRelay() });
   closers.push(() => s.stop());
-  await createUser(s.deps.db, { email: 'known@nodeharbor.test', password: 'secret-123' });
+  await createUser(s.deps.db, { email: 'known@nodeharbor.test', password: 'quiet-secret-pass' });
   const timed = async (email: string) => {
     const started = Date.now();
     const { error } = await s.client().auth.resetPasswordForEmail(email);
@@ -65,7 +65,7 @@ it('retries a mail the relay refused, with back-off, until it is delivered once'
   closers.push(() => new Promise<void>((r) => relay.close(() => r())));
   const s = await startLifecycleServer({ SMTP_URL: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}` });
   closers.push(() => s.stop());
-  await createUser(s.deps.db, { email: 'retry@nodeharbor.test', password: 'secret-123' });
+  await createUser(s.deps.db, { email: 'retry@nodeharbor.test', password: 'quiet-secret-pass' });
   expect((await s.client().auth.resetPasswordForEmail('retry@nodeharbor.test')).error).toBeNull();
 
   const [job] = await waitFor('the first refusal', async () => {

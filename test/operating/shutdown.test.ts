@@ -112,8 +112,9 @@ describe.each(settings)('npm start on $name, stopped with SIGTERM', ({ env: make
 
   it('answers the request in flight, refuses new connections, says 503 to /healthz, hands a running job back and exits 0; the next start finishes it', async () => {
     const env = await makeEnv();
-    // A: a grace of 2 seconds, and an install that would take ten minutes.
-    server = await spawnServer({ ...env, SHUTDOWN_GRACE_SECONDS: '2', PROVISION_INSTALL_SECONDS: '600' }, { timeoutMs: 120_000 });
+    // A: a grace of 8 seconds, whose work is cut short after 5 (the rest is for closing), and an
+    // install that would take ten minutes.
+    server = await spawnServer({ ...env, SHUTDOWN_GRACE_SECONDS: '8', PROVISION_INSTALL_SECONDS: '600' }, { timeoutMs: 120_000 });
     const password = /password:\s+(\S+)/.exec(server.output())?.[1];
     expect(password, server.output()).toBeTruthy();
     const { url } = server;
@@ -150,6 +151,8 @@ describe.each(settings)('npm start on $name, stopped with SIGTERM', ({ env: make
     expect([...answered.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['100', '200', '503']);
     expect(answered).toContain('"access_token"');
     expect(answered).toContain('{"status":"stopping"');
+    // The last answer on the connection closes it: the client sends nothing more there.
+    expect(answered.slice(answered.lastIndexOf('HTTP/1.1 503'))).toMatch(/\r\nConnection: close\r\n/i);
     expect(await server.exited).toBe(0);
     expect(logged(server, 'jobs handed back')).toBe(true);
 
@@ -170,7 +173,9 @@ describe.each(settings)('npm start on $name, stopped with SIGTERM', ({ env: make
     }
 
     // B: the next start takes the job; a SIGTERM while it runs lets it finish within the grace.
-    server = await spawnServer({ ...env, SHUTDOWN_GRACE_SECONDS: '120', PROVISION_INSTALL_SECONDS: '10' }, { timeoutMs: 120_000 });
+    // The worker starts before the HTTP processes, which a loaded machine took 24 s to start: the
+    // install outlasts that, so that it still runs when the server answers.
+    server = await spawnServer({ ...env, SHUTDOWN_GRACE_SECONDS: '120', PROVISION_INSTALL_SECONDS: '45' }, { timeoutMs: 120_000 });
     await until('the install to run again', async () => (await installsRunning(server!)) === 1);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

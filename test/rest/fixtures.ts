@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { signJwt } from '../../src/server/auth/tokens';
+import { schemaCache } from '../../src/server/rest/schema-cache';
 import type { TestServer } from '../helpers/server';
 
 /**
@@ -88,6 +89,7 @@ export async function installFixtures(s: TestServer): Promise<void> {
 export function userToken(s: TestServer, sub: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return signJwt(s.deps.keys, {
+    iss: s.deps.keys.issuer,
     sub,
     role: 'authenticated',
     aud: 'authenticated',
@@ -95,6 +97,14 @@ export function userToken(s: TestServer, sub: string, overrides: Record<string, 
     exp: now + 3600,
     ...overrides,
   });
+}
+
+/**
+ * Waits for the schema cache to read the catalogue again: a table or function created while the
+ * server runs is known from then on (a request that misses it starts that read without waiting).
+ */
+export async function reloadSchema(s: TestServer): Promise<void> {
+  await schemaCache(s.deps.db).reload(performance.now());
 }
 
 /** A supabase-js client that sends `token` as the user's bearer. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems, userClient, userToken } from './fixtures';
+import { installFixtures, reloadSchema, rest, seedItems, userClient, userToken } from './fixtures';
 
 describe('REST reads', () => {
   let s: TestServer;
@@ -197,9 +197,11 @@ describe('REST reads', () => {
 
   it('sees a table created after the server started', async () => {
     await s.deps.db.exec(`create table public.late (id int primary key, label text); insert into public.late values (1, 'x');`);
+    await reloadSchema(s);
     const first = await rest(s, 'late?select=label');
     expect(await first.json()).toEqual([{ label: 'x' }]);
     await s.deps.db.exec(`alter table public.late add column extra text default 'e'`);
+    await reloadSchema(s);
     const second = await rest(s, 'late?select=extra');
     expect(await second.json()).toEqual([{ extra: 'e' }]);
   });

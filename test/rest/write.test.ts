@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { installFixtures, rest, seedItems, userClient } from './fixtures';
+import { installFixtures, reloadSchema, rest, seedItems, userClient } from './fixtures';
 
 describe('REST writes', () => {
   let s: TestServer;
@@ -92,6 +92,7 @@ describe('REST writes', () => {
 
   it('inserts an empty object with all defaults, and an empty array as nothing', async () => {
     await s.deps.db.exec(`create table if not exists public.counters (id serial primary key, n int default 7)`);
+    await reloadSchema(s);
     const one = await rest(s, 'counters', { method: 'POST', body: '{}', headers: { Prefer: 'return=representation' } });
     expect(await one.json()).toEqual([{ id: 1, n: 7 }]);
     const none = await rest(s, 'counters', { method: 'POST', body: '[]', headers: { Prefer: 'return=representation' } });
@@ -192,6 +193,7 @@ describe('REST writes', () => {
       alter table public.messages enable row level security;
       create policy "Anyone can leave a message" on public.messages for insert to anon with check (true);
     `);
+    await reloadSchema(s);
     const r = await s.client().from('messages').insert({ body: 'hi' });
     expect(r.status).toBe(201);
     const back = await s.client().from('messages').insert({ body: 'hi again' }).select();

@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
 import { classifyDbFailure } from '../db/db-failure';
+import { redeemAddressLink } from './address-links';
 import { AuthError, OAuthError, authErrorFor, authErrorPayload, validationFailed } from './auth-errors';
 import { authenticate } from './authenticate';
+import { lacksRequiredAal2 } from './mfa-factors';
 import { mfaRoutes } from './mfa.routes';
 import { enforceEmailFrequency, enforceRequestLimit } from './rate-limits';
 import { redeemRecoveryToken, requestRecovery, safeRedirect } from './recovery';
@@ -16,7 +19,8 @@ import { updateUser } from './update-user';
 import { loadUserJson } from './user-json';
 import { normalizeEmail } from './users';
 
-// Link types GoTrue verifies; we only ever issue recovery links, so the others cannot be valid.
+// Link types GoTrue verifies besides recovery. We issue recovery links (GET /verify) and the new
+// address's link (POST /verify, type email); any other cannot be valid.
 const OTHER_LINK_TYPES = new Set(['signup', 'invite', 'magiclink', 'email_change', 'email']);
 
 /** GoTrue-compatible endpoints under /auth/v1 (supabase-wire §2–3). */
@@ -58,6 +62,12 @@ export function authRoutes(deps: AppDeps): Hono {
     const who = await authenticate(deps, c.req.header('authorization'));
     const scope = c.req.query('scope') ?? '';
     if (!['', 'global', 'local', 'others'].includes(scope)) throw validationFailed(`Unsupported logout scope "${scope}"`);
+    // A password alone must not sign the owner out of the sessions that passed the second factor:
+    // only its own session goes (a token without one would end them all).
+    const endsOthers = scope !== 'local' || !who.sessionId;
+    if (endsOthers && (await lacksRequiredAal2(deps.db, who.user.id, who.sessionId))) {
+      throw new AuthError(403, 'insufficient_aal', 'AAL2 session is required to sign out other sessions when MFA is enabled.');
+    }
     await endSessions(deps.db, who.user.id, who.sessionId, (scope || 'global') as LogoutScope);
     return c.body(null, 204);
   });
@@ -100,6 +110,23 @@ export function authRoutes(deps: AppDeps): Hono {
       type: 'recovery',
     });
     return c.redirect(`${redirect}#${fragment}`, 303);
+  });
+
+  // GoTrue's POST /verify with a token_hash, as supabase-js's verifyOtp sends it: here only the
+  // link that lets a new address through a locked account (address-links.ts). It carries the
+  // token itself, which is hashed before the look-up, so the stored hash alone opens nothing.
+  r.post('/verify', apiKey, async (c) => {
+    const body = await readJsonObject(c);
+    const type = optionalString(body, 'type') ?? '';
+    const token = optionalString(body, 'token_hash');
+    if (!token && !optionalString(body, 'token')) throw validationFailed('Verify requires a token or a token hash');
+    if (type !== 'recovery' && !OTHER_LINK_TYPES.has(type)) throw validationFailed('Unsupported verification type');
+    await enforceRequestLimit(deps, 'verifyPerIp', client(c).ip);
+    const userId = type === 'email' && token ? await redeemAddressLink(deps, token, client(c)) : null;
+    if (!userId) throw new AuthError(403, 'otp_expired', type === 'email' ? messages.addressLinkInvalid : 'Token has expired or is invalid');
+    // The password sign-in the lock held back (amr password): unlike a recovery link's session
+    // (otp), it may not change the password without the current one.
+    return c.json(await startSession(deps, userId, 'password', client(c)));
   });
 
   r.get('/user', apiKey, async (c) => {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import { AuthError } from './auth-errors';
+import { AuthError, validationFailed } from './auth-errors';
 import { sessionExists } from './sessions';
 import { type JwtClaims, JwtError, verifyJwt } from './tokens';
 import { findUserById, type UserRow } from './users';
@@ -8,11 +8,12 @@ import { isUuid } from '../../shared/validation';
 export type Authenticated = { user: UserRow; claims: JwtClaims; sessionId: string | null };
 
 // golang-jwt's wording, which GoTrue puts after "invalid JWT: unable to parse or verify signature, ".
-const jwtReasons: Record<JwtError['reason'], string> = {
+const jwtReasons: Record<Exclude<JwtError['reason'], 'audience'>, string> = {
   malformed: 'token is malformed',
   signature: 'token signature is invalid: signature is invalid',
   expired: 'token has invalid claims: token is expired',
   claims: 'token has invalid claims',
+  issuer: 'token has invalid claims: token has invalid issuer',
 };
 
 /**
@@ -27,6 +28,8 @@ export async function authenticate(deps: AppDeps, authorization: string | undefi
     claims = await verifyJwt(deps.keys, match[1]!);
   } catch (e) {
     if (!(e instanceof JwtError)) throw e;
+    // GoTrue's handlers compare the audience after the token verified (api/user.go UserGet).
+    if (e.reason === 'audience') throw validationFailed("Token audience doesn't match request audience");
     throw new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${jwtReasons[e.reason]}`);
   }
   if (typeof claims.sub !== 'string' || claims.sub === '') throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_MIN } from '../../shared/constants';
-import { messages } from '../../shared/validation';
+import { type PasswordOwner, passwordWeakness } from '../../shared/password-strength';
 import { AuthError, validationFailed } from './auth-errors';
 
 /** bcrypt only reads 72 bytes, so longer is refused (GoTrue does the same). */
@@ -22,31 +20,16 @@ export function passwordCost(): number {
   return Number.isInteger(quick) && quick >= 4 && quick <= PASSWORD_COST ? quick : PASSWORD_COST;
 }
 
-// zxcvbn's list of the most used passwords (lowercase, about 49 000); only the server holds it.
-const COMMON_PASSWORDS = new Set(dictionary['passwords-common']);
-
-export type WeakPassword = { message: string; reasons: string[] };
-
 /**
- * The policy problems of a password, as GoTrue words them, or null when it passes: at least
- * PASSWORD_MIN characters and, in any case, not one of the common passwords (GoTrue's `pwned`).
+ * Throws the error GoTrue answers for a password that may not be set: too long (400) or weak (422,
+ * `weak_password` with its reasons), weak meaning the shared rule (src/shared/password-strength.ts)
+ * with the owner's e-mail and name among the first guesses.
  */
-export function passwordWeakness(password: string): WeakPassword | null {
-  const problems: { message: string; reason: string }[] = [];
-  if (password.length < PASSWORD_MIN) problems.push({ message: `Password should be at least ${PASSWORD_MIN} characters.`, reason: 'length' });
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) {
-    problems.push({ message: messages.passwordCommon, reason: 'pwned' });
-  }
-  if (problems.length === 0) return null;
-  return { message: problems.map((p) => p.message).join(' '), reasons: problems.map((p) => p.reason) };
-}
-
-/** Throws the error GoTrue answers for a password that may not be set: too long (400) or weak (422). */
-export function assertPasswordAcceptable(password: string): void {
+export function assertPasswordAcceptable(password: string, owner: PasswordOwner): void {
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
     throw validationFailed(`Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`);
   }
-  const weak = passwordWeakness(password);
+  const weak = passwordWeakness(password, owner);
   if (weak) throw new AuthError(422, 'weak_password', weak.message, { weak_password: { reasons: weak.reasons } });
 }
 

@@ -16,6 +16,16 @@ export const AUTH_LIMITS = {
   passwordFailuresPerIp: { max: 30, windowSeconds: 300 },
   passwordFailuresPerEmail: { max: 10, windowSeconds: 300 },
   passwordFailuresPerKnownAddress: { max: 10, windowSeconds: 300 },
+  // Past passwordFailuresPerEmail, the right password from a new address e-mails the owner a link
+  // (address-links.ts): at most this many an hour, so one who holds the password cannot flood the
+  // mailbox. The warning that someone is guessing goes once a day, however often the lock engages.
+  addressLinkPerEmail: { max: 5, windowSeconds: 3600 },
+  guessingWarningPerEmail: { max: 1, windowSeconds: 86400 },
+  // A wrong current password when changing it, per account: not the sign-in count, which strangers
+  // fill, so that their guesses cannot stop the signed-in owner from changing the password.
+  currentPasswordFailuresPerUser: { max: 10, windowSeconds: 300 },
+  // POST /verify, where the link is redeemed: GoTrue's GOTRUE_RATE_LIMIT_VERIFY (360 an hour per IP).
+  verifyPerIp: { max: 360, windowSeconds: 3600 },
   // Sign-up (when enabled): a handful of accounts per address and per hour.
   signupPerIp: { max: 10, windowSeconds: 3600 },
   signupPerEmail: { max: 3, windowSeconds: 3600 },
@@ -57,17 +67,28 @@ export type FailureCounters = { name: LimitName; subject: string }[];
  * telling whether it was right, so that a throttled guesser learns nothing.
  */
 export async function enforceFailureLimits(deps: AppDeps, counters: FailureCounters): Promise<void> {
-  if (!deps.config.rateLimitsEnabled) return;
-  for (const { name, subject } of counters) {
-    const wait = await peekRateLimit(deps.db, keyOf(name, subject), AUTH_LIMITS[name]);
+  for (const counter of counters) {
+    const wait = await failureLimitWait(deps, counter);
     if (wait > 0) throw overRequestRateLimit(wait);
   }
+}
+
+/** Without counting: the seconds until the counter's window ends once it has reached its limit, else 0. */
+export async function failureLimitWait(deps: AppDeps, { name, subject }: FailureCounters[number]): Promise<number> {
+  if (!deps.config.rateLimitsEnabled) return 0;
+  return peekRateLimit(deps.db, keyOf(name, subject), AUTH_LIMITS[name]);
 }
 
 /** Counts one failed attempt on each counter. */
 export async function recordFailure(deps: AppDeps, counters: FailureCounters): Promise<void> {
   if (!deps.config.rateLimitsEnabled) return;
   for (const { name, subject } of counters) await hitRateLimit(deps.db, keyOf(name, subject), AUTH_LIMITS[name]);
+}
+
+/** Counts one use of a limit and tells whether it was within it, for what is skipped silently when not. */
+export async function withinLimit(deps: AppDeps, name: LimitName, subject: string): Promise<boolean> {
+  if (!deps.config.rateLimitsEnabled) return true;
+  return (await hitRateLimit(deps.db, keyOf(name, subject), AUTH_LIMITS[name])) === 0;
 }
 
 /** Counts one e-mail sent to an address; too soon, throws GoTrue's 429 `over_email_send_rate_limit`. */

@@ -1,11 +1,14 @@
+import { NEW_ADDRESS_LINK_CODE } from '../../shared/constants';
+import { passwordWeakness } from '../../shared/password-strength';
 import { messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
+import { offerAddressLink, warnIfLocked } from './address-links';
 import { AuthError, validationFailed } from './auth-errors';
-import { passwordWeakness, verifyPassword } from './passwords';
+import { verifyPassword } from './passwords';
 import { isKnownAddress } from './known-addresses';
-import { enforceFailureLimits, enforceRequestLimit, type FailureCounters, recordFailure } from './rate-limits';
+import { enforceFailureLimits, enforceRequestLimit, failureLimitWait, type FailureCounters, recordFailure } from './rate-limits';
 import { type ClientInfo, type SessionBody, startSession } from './sessions';
-import { createUser, findUserByEmail, normalizeEmail } from './users';
+import { createUser, findUserByEmail, normalizeEmail, passwordOwner } from './users';
 
 const invalidCredentials = () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials');
 
@@ -36,9 +39,22 @@ export async function passwordGrant(
     { name: 'passwordFailuresPerIp', subject: client.ip },
     known ? { name: 'passwordFailuresPerKnownAddress', subject: `${email} ${client.ip}` } : { name: 'passwordFailuresPerEmail', subject: email },
   ];
-  await enforceFailureLimits(deps, counters);
-  if (!user || !ok || password === '') {
+  // A guessing address, or the owner's own mistypes at home, wait.
+  await enforceFailureLimits(deps, known ? counters : counters.slice(0, 1));
+  const right = !!user && ok && password !== '';
+  if (!known) {
+    // Failures, likely a stranger's, have locked the account for new addresses: the right password
+    // e-mails the owner a link that lets this address in. The answer is the same either way, so
+    // guessing past the limit still tells nothing.
+    const wait = await failureLimitWait(deps, counters[1]!);
+    if (wait > 0) {
+      if (right) await offerAddressLink(deps, user, client);
+      throw new AuthError(429, NEW_ADDRESS_LINK_CODE, messages.newAddressLinkSent, {}, { 'Retry-After': String(wait) });
+    }
+  }
+  if (!right) {
     await recordFailure(deps, counters);
+    if (!known) await warnIfLocked(deps, email, user, client);
     throw invalidCredentials();
   }
   // GoTrue's code; our words, since the person reads them on the sign-in page.
@@ -46,7 +62,7 @@ export async function passwordGrant(
   if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
   const session = await startSession(deps, user.id, 'password', client);
   // Always present on this grant (null when fine): an old password may predate today's policy.
-  return { ...session, weak_password: passwordWeakness(password) };
+  return { ...session, weak_password: passwordWeakness(password, passwordOwner(user)) };
 }
 
 /** Sign-up with e-mail and password (supabase-wire §3.1); addresses are confirmed at once. */

@@ -8,7 +8,7 @@ import { queueSecurityMail } from './security-mail';
 import type { AmrEntry } from './access-token';
 import { type ClientInfo, endSessions } from './sessions';
 import { checkMetadataFields, checkMetadataSize } from './user-metadata';
-import { findUserById, normalizeEmail, type UserRow } from './users';
+import { findUserById, normalizeEmail, passwordOwner, type UserRow } from './users';
 
 export type UserUpdate = {
   password: string | undefined;
@@ -45,7 +45,7 @@ export async function updateUser(deps: AppDeps, who: Authenticated, update: User
     const { rows } = await deps.db.query<{ encrypted_password: string | null }>(`select encrypted_password from auth.users where id = $1`, [user.id]);
     const current = rows[0]?.encrypted_password;
     if (!(await isRecoverySession(deps, who.sessionId))) await assertCurrentPassword(deps, user, current, update.currentPassword);
-    assertPasswordAcceptable(update.password);
+    assertPasswordAcceptable(update.password, passwordOwner(user));
     if (await verifyPassword(update.password, current)) {
       throw new AuthError(422, 'same_password', 'New password should be different from the old password.');
     }
@@ -90,7 +90,8 @@ async function isRecoverySession(deps: AppDeps, sessionId: string | null): Promi
  */
 async function assertCurrentPassword(deps: AppDeps, user: UserRow, hash: string | null | undefined, given: string | undefined): Promise<void> {
   if (!given) throw new AuthError(400, 'current_password_required', 'Current password required when setting new password.');
-  const counters: FailureCounters = [{ name: 'passwordFailuresPerEmail', subject: user.email ?? user.id }];
+  // Counted apart from sign-in failures, which strangers can add: only a session holder adds these.
+  const counters: FailureCounters = [{ name: 'currentPasswordFailuresPerUser', subject: user.id }];
   await enforceFailureLimits(deps, counters);
   if (!(await verifyPassword(given, hash))) {
     await recordFailure(deps, counters);

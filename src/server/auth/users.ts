@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../db/database';
 import { isDbError } from '../db/database';
 import { AuthError, validationFailed } from './auth-errors';
+import type { PasswordOwner } from '../../shared/password-strength';
 import { assertPasswordAcceptable, hashPassword } from './passwords';
 import { checkMetadataFields, checkMetadataSize } from './user-metadata';
 import { isUuid } from '../../shared/validation';
@@ -61,10 +62,10 @@ const userExists = () => new AuthError(422, 'user_already_exists', 'User already
  */
 export async function createUser(db: Queryable, input: NewUser): Promise<UserRow> {
   const email = normalizeEmail(input.email);
-  assertPasswordAcceptable(input.password);
   const confirmed = input.confirmed ?? true;
   const meta: Record<string, unknown> = { ...input.userMetadata };
   if (input.fullName !== undefined) meta.full_name = input.fullName;
+  assertPasswordAcceptable(input.password, { email, fullName: typeof meta.full_name === 'string' ? meta.full_name : undefined });
   // GoTrue marks a confirmed address in the metadata too (models.User.Confirm).
   if (confirmed) meta.email_verified = true;
   checkMetadataFields(meta);
@@ -96,6 +97,12 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   }
 }
 
+/** What the password rule counts among a guesser's first tries: the user's address and name. */
+export function passwordOwner(user: Pick<UserRow, 'email' | 'raw_user_meta_data'>): PasswordOwner {
+  const name = user.raw_user_meta_data.full_name;
+  return { email: user.email, fullName: typeof name === 'string' ? name : undefined };
+}
+
 /** The live (not deleted) user with this address, or null. The address is matched lowercased. */
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
   // No stored address holds U+0000, and PostgreSQL would refuse it as a parameter.
@@ -116,7 +123,9 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
  * recovery token, since the link it belongs to has served its purpose. Sessions are not touched.
  */
 export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
-  assertPasswordAcceptable(password);
+  const user = await findUserById(db, userId);
+  if (!user) throw new AuthError(404, 'user_not_found', 'User not found');
+  assertPasswordAcceptable(password, passwordOwner(user));
   const hash = await hashPassword(password);
   const { rowCount } = await db.query(`update auth.users set encrypted_password = $2, recovery_token = null, updated_at = now() where id = $1`, [userId, hash]);
   if (rowCount !== 1) throw new AuthError(404, 'user_not_found', 'User not found');

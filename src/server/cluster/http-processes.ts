@@ -2,14 +2,46 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../http/logger';
 import type { Stoppable } from '../shutdown';
 import { answerMetricsRequests } from './cluster-metrics';
-import type { ClusterMessage } from './messages';
+import { isMessage, type ClusterMessage } from './messages';
 
 /** Waits before replacing an HTTP process that died young, longer each time one does (a crash loop). */
 const RESTART_DELAYS_MS = [0, 500, 2_000, 10_000];
 /** An HTTP process that dies sooner than this after it started died young. */
 const YOUNG_MS = 30_000;
-/** After the grace, how long the HTTP processes have to cut their own work short before they are killed. */
+/**
+ * Once work is cut short, how long the HTTP processes have to end theirs before they are killed:
+ * within the 3 s shutdown.ts keeps for closing, leaving the primary a second to close its own.
+ */
 const CUT_SHORT_MS = 2_000;
+
+/**
+ * Asks each of `workers` to stop listening, and resolves when each has said it did (or exited),
+ * or at `giveUp`. node:cluster's primary holds the port while any HTTP process listens on it.
+ */
+function stopListening(workers: Worker[], giveUp: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const waiting = new Set(workers);
+    const done = () => {
+      cluster.off('message', onMessage);
+      cluster.off('exit', onExit);
+      giveUp.removeEventListener('abort', done);
+      resolve();
+    };
+    const answered = (worker: Worker) => {
+      waiting.delete(worker);
+      if (waiting.size === 0) done();
+    };
+    const onMessage = (worker: Worker, message: unknown) => {
+      if (isMessage(message, 'nodeharbor:not-listening')) answered(worker);
+    };
+    const onExit = (worker: Worker) => answered(worker);
+    cluster.on('message', onMessage);
+    cluster.on('exit', onExit);
+    giveUp.addEventListener('abort', done, { once: true });
+    for (const w of workers) w.send({ type: 'nodeharbor:stop-listening' } satisfies ClusterMessage);
+    if (waiting.size === 0) done();
+  });
+}
 
 export type HttpProcesses = Stoppable & {
   /** The port, once every HTTP process listens; rejects when one dies first (the start failed). */
@@ -19,7 +51,8 @@ export type HttpProcesses = Stoppable & {
 /**
  * In npm start's primary: runs `count` HTTP processes (`exec`, which serves when node:cluster says
  * it is a worker) sharing one port, and replaces any that dies until `stop`. `stop` asks each to
- * shut down gracefully and resolves when all have exited.
+ * stop listening, then, once none does (the port is closed), to shut down gracefully, and resolves
+ * when all have exited.
  */
 export function startHttpProcesses(opts: { count: number; exec: string; logger: Logger }): HttpProcesses {
   const { count, logger } = opts;
@@ -76,13 +109,16 @@ export function startHttpProcesses(opts: { count: number; exec: string; logger: 
     async stop(giveUp) {
       stopping = true;
       const exits = [...workers].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
+      const asked = [...workers].filter((w) => serving.has(w) && w.isConnected());
       // One still starting would not hear the message yet, and has nothing in hand: SIGTERM it.
-      for (const w of workers) {
-        if (serving.has(w) && w.isConnected()) w.send({ type: 'nodeharbor:stop' } satisfies ClusterMessage);
-        else w.process.kill('SIGTERM');
-      }
+      for (const w of workers) if (!asked.includes(w)) w.process.kill('SIGTERM');
       // Each HTTP process keeps the same grace and cuts its own work short at its end; one that does not, is killed.
       giveUp.addEventListener('abort', () => setTimeout(() => workers.forEach((w) => w.process.kill('SIGKILL')), CUT_SHORT_MS).unref(), { once: true });
+      // NOTE: the port closes first, and only then do the HTTP processes close their connections.
+      // A client whose connection closes connects again: it must be refused, not accepted by the
+      // primary while another process still listens and then dropped unanswered when the last lets go.
+      await stopListening(asked, giveUp);
+      for (const w of asked) if (w.isConnected()) w.send({ type: 'nodeharbor:stop' } satisfies ClusterMessage);
       await Promise.all(exits);
     },
   };

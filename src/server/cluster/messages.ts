@@ -2,7 +2,11 @@ import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 
 /** What the primary and its HTTP processes say to each other over the cluster's IPC channel. */
 export type ClusterMessage =
-  /** primary → HTTP process: shut down gracefully (the primary is stopping). */
+  /** primary → HTTP process: stop listening (the primary is stopping); its connections stay open. */
+  | { type: 'nodeharbor:stop-listening' }
+  /** HTTP process → primary: done, sent after node:cluster's own message that lets go of the port. */
+  | { type: 'nodeharbor:not-listening' }
+  /** primary → HTTP process: shut down gracefully, once none listens (the primary is stopping). */
   | { type: 'nodeharbor:stop' }
   /** HTTP process → primary: the whole cluster's process metrics, for the /metrics it is answering. */
   | { type: 'nodeharbor:metrics'; id: number }

@@ -27,11 +27,18 @@ describe('classifyDbFailure', () => {
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE']) expect(classifyDbFailure(dbError(code))).toBeUndefined();
   });
 
-  it('answers a lost connection and a pool timeout, which node-postgres gives no code, with 503', () => {
+  it('answers a lost connection, a statement past its deadline and a pool timeout, which node-postgres gives no code, with 503', () => {
     expect(classifyDbFailure(new DbConnectionError('08006', 'Connection terminated unexpectedly'))).toMatchObject({
       kind: 'unavailable',
       status: 503,
       code: '08006',
+    });
+    // The database hangs: an outage, logged once, answered as PostgREST answers a connection's failure.
+    expect(classifyDbFailure(new DbConnectionError('query_timeout', 'The database did not answer the statement within its deadline'))).toMatchObject({
+      kind: 'unavailable',
+      status: 503,
+      retryAfter: 2,
+      code: 'PGRST001',
     });
     expect(classifyDbFailure(new DbConnectionError('pool_timeout', 'timeout exceeded when trying to connect'))).toMatchObject({
       kind: 'pool_timeout',

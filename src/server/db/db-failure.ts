@@ -4,7 +4,8 @@ import { isDbError } from './database';
  * The database failures that are nobody's bug, in one place for auth, REST, rpc, functions,
  * payments and the worker:
  * - `unavailable`: the database is unreachable, shutting down or starting up (08*, 57P01-57P03,
- *   53* but 53400, socket errors), answered 503 and logged once per incident;
+ *   53* but 53400, socket errors), or does not answer a statement within its client-side deadline
+ *   (DATABASE_QUERY_TIMEOUT_MS), answered 503 and logged once per incident;
  * - `pool_timeout`: no pooled connection came free in time (DATABASE_POOL_TIMEOUT_MS), 503;
  * - `caller_busy`: the caller's own share of the database stayed in use (fair-share.ts), 429;
  * - `statement_timeout`: 57014, 504;
@@ -26,14 +27,16 @@ export type DbFailure = {
 
 /**
  * No connection for this statement, where node-postgres gives no SQLSTATE: its connection was lost
- * (`08006`, connection_failure), its socket failed (`socket`: refused, reset, no route), no pooled
- * connection came free in time (`pool_timeout`), or the caller's share stayed in use (`caller_busy`).
+ * (`08006`, connection_failure), its socket failed (`socket`: refused, reset, no route), the
+ * database did not answer it within its deadline and the connection was destroyed
+ * (`query_timeout`), no pooled connection came free in time (`pool_timeout`), or the caller's
+ * share stayed in use (`caller_busy`).
  * The adapter gives these codes to the driver's errors only: a socket error of anything else (a
  * client gone mid-body, the Docker Engine) is no database failure.
  */
 export class DbConnectionError extends Error {
   constructor(
-    readonly code: '08006' | 'socket' | 'pool_timeout' | 'caller_busy',
+    readonly code: '08006' | 'socket' | 'query_timeout' | 'pool_timeout' | 'caller_busy',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -76,8 +79,9 @@ function classifyOne(e: unknown): DbFailure | undefined {
   }
   if (code === '57014') return { kind: 'statement_timeout', status: 504, retryAfter: 1, code, message: e.message };
   if (code === '55P03') return { kind: 'lock_timeout', status: 409, retryAfter: 1, code, message: e.message };
-  // A socket error is not a SQLSTATE: PostgREST answers it with its own code.
-  if (code === 'socket')
+  // A socket error, or a connection given up for its silence, is not a SQLSTATE: PostgREST answers
+  // a connection's failure with its own code.
+  if (code === 'socket' || code === 'query_timeout')
     return { kind: 'unavailable', status: 503, retryAfter: 2, code: 'PGRST001', message: 'Database client error. Retrying the connection.' };
   if (isUnavailableCode(code)) return { kind: 'unavailable', status: 503, retryAfter: 2, code, message: e.message };
   return undefined;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Queryable } from './database';
+import { withQueryDeadline } from './query-deadline';
 
 import { DB_DIR } from '../paths';
 
@@ -10,6 +11,13 @@ export type MigrateOptions = {
   platform: boolean;
   dir?: string;
 };
+
+/**
+ * The client-side deadline of a migration's statements on PostgreSQL, instead of
+ * DATABASE_QUERY_TIMEOUT_MS: a migration may rewrite a large table, or wait for another process
+ * that applies a long one (the advisory lock below).
+ */
+const MIGRATION_QUERY_TIMEOUT_MS = 30 * 60_000;
 
 /** One migration file as this version of the server has it. */
 export type MigrationFile = { name: string; sql: string; checksum: string };
@@ -87,7 +95,11 @@ export async function migrationStatus(q: Queryable, files: readonly MigrationFil
  * gets its file's. An advisory lock makes several processes starting together on one PostgreSQL
  * apply each file once.
  */
-export async function migrate(db: Database, opts: MigrateOptions): Promise<string[]> {
+export function migrate(db: Database, opts: MigrateOptions): Promise<string[]> {
+  return withQueryDeadline(MIGRATION_QUERY_TIMEOUT_MS, () => applyMigrations(db, opts));
+}
+
+async function applyMigrations(db: Database, opts: MigrateOptions): Promise<string[]> {
   const applied: string[] = [];
   await db.exec(`
     create schema if not exists nodeharbor;

@@ -6,10 +6,14 @@ import { openPostgres } from './postgres';
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR (with `lock`, its lock taken already). */
 export function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databasePoolTimeoutMs' | 'databaseLockTimeoutMs' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databasePoolTimeoutMs' | 'databaseLockTimeoutMs' | 'databaseQueryTimeoutMs' | 'dataDir'>,
   lock?: FolderLock,
 ): Promise<Database> {
   return config.databaseUrl
-    ? openPostgres(config.databaseUrl, config.databasePoolSize, { poolTimeoutMs: config.databasePoolTimeoutMs, lockTimeoutMs: config.databaseLockTimeoutMs })
+    ? openPostgres(config.databaseUrl, config.databasePoolSize, {
+        poolTimeoutMs: config.databasePoolTimeoutMs,
+        lockTimeoutMs: config.databaseLockTimeoutMs,
+        queryTimeoutMs: config.databaseQueryTimeoutMs,
+      })
     : openPglite(config.dataDir, undefined, lock);
 }

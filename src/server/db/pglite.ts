@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import type { Database, Queryable, QueryResult } from './database';
+import { isDbError, type Database, type Queryable, type QueryResult } from './database';
 import { DURABLE_START_PARAMS, DurableNodeFS, syncTree } from './durable-nodefs';
 import { takeLock, type FolderLock } from './data-folder-lock';
 import { makePrivateFolder } from './private-folder';
+import { shareLibraries, sharedMemory, sharedMemoryPglite } from './pglite-shared-memory';
+import { currentStatementDeadline, StatementWatchdog } from './statement-watchdog';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
 
@@ -23,10 +25,71 @@ function wrap(q: Driver): Queryable {
       await q.exec(sql);
     },
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const r = (await q.query(sql, [...params], { parsers })) as Raw;
-      return { rows: r.rows as T[], rowCount: r.affectedRows || r.rows.length, fields: r.fields };
+      try {
+        const r = (await q.query(sql, [...params], { parsers })) as Raw;
+        return { rows: r.rows as T[], rowCount: r.affectedRows || r.rows.length, fields: r.fields };
+      } catch (e) {
+        // Cancelled by the watchdog at its deadline: say so as PostgreSQL's statement_timeout does.
+        if (isDbError(e) && e.code === '57014' && currentStatementDeadline() !== undefined) e.message = 'canceling statement due to statement timeout';
+        throw e;
+      }
     },
   };
+}
+
+/** PGlite's own first memory: 128 MiB. */
+const INITIAL_MEMORY = 128 * 1024 * 1024;
+
+type Opened = { db: PGlite; watchdog: StatementWatchdog };
+
+/**
+ * PGlite with its statements under the watchdog (statement-watchdog.ts): its PostgreSQL linked to
+ * a shared memory, and each synchronous step it takes limited by the caller's deadline.
+ */
+async function createWatched(options: PGliteOptions): Promise<Opened> {
+  const memory = sharedMemory(INITIAL_MEMORY);
+  const db = await PGlite.create({
+    ...options,
+    pgliteWasmModule: await sharedMemoryPglite(),
+    extensions: {
+      ...options.extensions,
+      // Not an extension of PostgreSQL's: the one hook PGlite offers into its Emscripten options.
+      // noWasmDecoding: an extension's modules are linked when PostgreSQL loads them, from the
+      // file system where shareLibraries has marked them, not compiled as their bundle unpacks.
+      sharedMemory: {
+        name: 'shared memory',
+        setup: async (_pg: unknown, emscriptenOpts: object) => ({ emscriptenOpts: { ...emscriptenOpts, wasmMemory: memory, noWasmDecoding: true } }),
+      },
+    },
+  });
+  const mod = db.Module as unknown as { FS: Parameters<typeof shareLibraries>[0]; _QueryCancelPending: number; _InterruptPending: number };
+  shareLibraries(mod.FS);
+  const flags = [mod._QueryCancelPending, mod._InterruptPending];
+  if (!flags.every((at) => Number.isInteger(at) && at > 0))
+    throw new Error("PGlite's build no longer exports PostgreSQL's cancel flags: no statement deadline");
+  const watchdog = new StatementWatchdog(memory, flags);
+  const step = db.execProtocolRawSync.bind(db);
+  db.execProtocolRawSync = (message) => {
+    const ms = currentStatementDeadline();
+    return ms === undefined ? step(message) : watchdog.run(ms, () => step(message));
+  };
+  return { db, watchdog };
+}
+
+/**
+ * Opens PGlite with the watchdog. PGlite makes a new database with a PostgreSQL of its own whose
+ * memory is not shared, which the shared-memory build cannot link to: a new database is made
+ * first by PGlite as it is (into the folder, or into a tar file for one in memory), then opened.
+ */
+async function openWatched(options: () => PGliteOptions, fresh: boolean): Promise<Opened> {
+  if (!fresh) return createWatched(options());
+  const plain = await PGlite.create(options());
+  const onDisk = options().fs !== undefined;
+  const made = onDisk ? undefined : await plain.dumpDataDir('none');
+  await plain.close();
+  // The folder now holds the database, including anything the first open loaded into it.
+  const { loadDataDir: _loaded, ...rest } = options();
+  return createWatched(onDisk ? rest : { ...rest, loadDataDir: made! });
 }
 
 /**
@@ -44,13 +107,17 @@ export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: Fo
     lock = heldLock ?? takeLock(dir);
   }
   let db: PGlite;
+  let watchdog: StatementWatchdog;
   try {
-    db = await PGlite.create({
-      // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
-      ...(dataDir ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : {}),
-      ...(loadDataDir ? { loadDataDir } : {}),
-      extensions: { pgcrypto },
-    });
+    ({ db, watchdog } = await openWatched(
+      () => ({
+        // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
+        ...(dataDir ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : {}),
+        ...(loadDataDir ? { loadDataDir } : {}),
+        extensions: { pgcrypto },
+      }),
+      dataDir ? created : !loadDataDir,
+    ));
   } catch (e) {
     lock?.release();
     throw e;
@@ -77,6 +144,7 @@ export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: Fo
     dump: () => db.dumpDataDir('none'),
     async close() {
       await db.close();
+      await watchdog.close();
       lock?.release();
     },
   };

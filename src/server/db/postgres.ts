@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import pg from 'pg';
 import { type Database, type DbError, isDbError, type Queryable, type QueryResult } from './database';
 import { classifyDbFailure, DbConnectionError, SOCKET_CODES } from './db-failure';
+import { queryDeadline } from './query-deadline';
 
 // NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -15,42 +16,66 @@ function result<T>(r: pg.QueryResult): QueryResult<T> {
   };
 }
 
-function wrap(c: pg.PoolClient): Queryable {
+/**
+ * A statement with its client-side deadline, pg's query_timeout: past it the statement fails with
+ * "Query read timeout", and pg destroys the connection, whose pipeline it blocks. (@types/pg
+ * leaves the option out of a query's config, where pg reads it: pg/lib/client.js.)
+ */
+function timed(config: pg.QueryConfig<unknown[]>, query_timeout: number): pg.QueryConfig<unknown[]> {
+  return Object.assign(config, { query_timeout });
+}
+
+function wrap(c: pg.PoolClient, timeoutMs: () => number): Queryable {
   return {
     async exec(sql) {
       // Without parameters pg uses the simple protocol, which accepts several statements.
-      await c.query(sql).catch(rethrow);
+      await c.query(timed({ text: sql }, timeoutMs())).catch(rethrow);
     },
     async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<QueryResult<T>> {
-      return result<T>(await c.query({ name, text: sql, values: [...params] }).catch(rethrow));
+      return result<T>(await c.query(timed({ name, text: sql, values: [...params] }, timeoutMs())).catch(rethrow));
     },
   };
 }
 
-// node-postgres says these in words only: a lost connection, and pg-pool's timeout (which covers
-// both waiting for a free connection and opening a new one).
+// node-postgres says these in words only: a lost connection, pg-pool's timeout (which covers
+// both waiting for a free connection and opening a new one), and a statement past its query_timeout.
 const LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+const QUERY_TIMEOUT = 'Query read timeout';
 
 /** The driver's error, with a code where node-postgres gives none, so that db-failure.ts can tell what it was. */
 function rethrow(e: unknown): never {
   if (e instanceof Error && SOCKET_CODES.has((e as DbError).code ?? '')) throw new DbConnectionError('socket', e.message, { cause: e });
   if (e instanceof Error && !isDbError(e)) {
     if (e.message === POOL_TIMEOUT) throw new DbConnectionError('pool_timeout', e.message, { cause: e });
+    if (e.message === QUERY_TIMEOUT)
+      throw new DbConnectionError('query_timeout', 'The database did not answer the statement within its deadline', { cause: e });
     if (LOST.test(e.message)) throw new DbConnectionError('08006', e.message, { cause: e });
   }
   throw e;
 }
 
-/** Defaults of DATABASE_POOL_TIMEOUT_MS and DATABASE_LOCK_TIMEOUT_MS. */
+/** Defaults of DATABASE_POOL_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS. */
 export const DEFAULT_POOL_TIMEOUT_MS = 2000;
 export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
+/**
+ * 15 s: past the longest statement_timeout of a request (the authenticated role's 8 s,
+ * rest/execute.ts), whose 57014 (504) must arrive first, with room for a loaded machine.
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
 export type PostgresOptions = {
   /** How long a statement may wait for a free pooled connection, or for a new one to open. */
   poolTimeoutMs?: number;
   /** How long any statement may wait for a lock (PostgreSQL's lock_timeout), on every connection. */
   lockTimeoutMs?: number;
+  /**
+   * How long a statement may go unanswered, whatever PostgreSQL does (a server paused or a network
+   * that drops packets answers nothing, and statement_timeout runs in the server): then it fails
+   * with DbConnectionError('query_timeout') and its connection is destroyed. withQueryDeadline
+   * sets another for some work.
+   */
+  queryTimeoutMs?: number;
 };
 
 /**
@@ -88,7 +113,9 @@ class CorkableClient extends pg.Client {
 /**
  * Opens a pool on a real PostgreSQL. A statement that finds no connection within `poolTimeoutMs`
  * fails with DbConnectionError('pool_timeout'), one that waits longer than `lockTimeoutMs` for a
- * lock with 55P03, so that a held row answers its callers fast instead of filling the pool.
+ * lock with 55P03, so that a held row answers its callers fast instead of filling the pool, and
+ * one unanswered after `queryTimeoutMs` with DbConnectionError('query_timeout'), its connection
+ * destroyed rather than given back to the pool.
  */
 export async function openPostgres(url: string, max = 20, opts: PostgresOptions = {}): Promise<Database> {
   const pool = new pg.Pool({
@@ -103,6 +130,7 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const timeoutMs = () => queryDeadline() ?? opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   // A checked-out client whose server goes away emits 'error' too, which nothing may leave
   // unhandled; its next query fails with the reason, and the client is then not reused.
   const ignore = () => {};
@@ -127,24 +155,25 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       throw e;
     }
   };
-  await withClient((c) => wrap(c).query('select 1'));
+  await withClient((c) => wrap(c, timeoutMs).query('select 1'));
   const transaction: Database['transaction'] = (fn) =>
     withClient(async (client) => {
-      const tx = wrap(client);
+      const tx = wrap(client, timeoutMs);
       try {
         await tx.exec('begin');
         const out = await fn(tx);
         await tx.exec('commit');
         return out;
       } catch (e) {
-        await client.query('rollback').catch(() => {});
+        // A connection lost or past its deadline is destroyed: nothing to roll back on it.
+        if (classifyDbFailure(e)?.kind !== 'unavailable') await tx.exec('rollback').catch(() => {});
         throw e;
       }
     });
   return {
     kind: 'postgres',
-    query: (sql, params, name) => withClient((c) => wrap(c).query(sql, params, name)),
-    exec: (sql) => withClient((c) => wrap(c).exec(sql)),
+    query: (sql, params, name) => withClient((c) => wrap(c, timeoutMs).query(sql, params, name)),
+    exec: (sql) => withClient((c) => wrap(c, timeoutMs).exec(sql)),
     transaction,
     async batch(statements) {
       // One round trip: the connection pipelines (pg's pipeline mode), so the transaction's
@@ -154,13 +183,14 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       // connection goes back clean.
       const client = await connect();
       const socket = client instanceof CorkableClient ? client.socket : undefined;
+      const deadline = timeoutMs();
       let sent: Promise<pg.QueryResult>[];
       socket?.cork();
       try {
         sent = [
-          client.query('begin'),
-          ...statements.map((s) => client.query({ name: preparedName(client, s.sql), text: s.sql, values: [...s.params] })),
-          client.query('commit'),
+          client.query(timed({ text: 'begin' }, deadline)),
+          ...statements.map((s) => client.query(timed({ name: preparedName(client, s.sql), text: s.sql, values: [...s.params] }, deadline))),
+          client.query(timed({ text: 'commit' }, deadline)),
         ];
       } catch (e) {
         // Nothing half-sent may go back to the pool.
@@ -171,7 +201,7 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       }
       const settled = await Promise.allSettled(sent);
       const failed = settled.find((r) => r.status === 'rejected');
-      // A failure without a SQLSTATE is the connection's own (lost, timed out): it is not reused.
+      // A failure without a SQLSTATE is the connection's own (lost, past its deadline): it is not reused.
       release(client, tooManyPrepared(client) || (failed !== undefined && !isDbError(failed.reason)));
       if (failed) rethrow(failed.reason);
       return settled.slice(1, -1).map((r) => result<Record<string, unknown>>((r as PromiseFulfilledResult<pg.QueryResult>).value));

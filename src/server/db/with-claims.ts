@@ -1,5 +1,6 @@
 import { currentLogContext } from '../http/request-context';
 import type { Database, Queryable, QueryResult, Statement } from './database';
+import { withStatementDeadline } from './statement-watchdog';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
 
@@ -17,17 +18,26 @@ export type RequestContext = {
   readOnly?: boolean;
   /** `statement_timeout` for the rest of the transaction, e.g. '3s'; the role's default when absent. */
   statementTimeout?: string;
+  /** On the embedded database, which cannot keep statement_timeout: each statement's deadline in ms. */
+  embeddedDeadlineMs?: number;
 };
+
+/** Runs `fn` under the request's embedded deadline, when it has one. */
+function underDeadline<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+  return ctx.embeddedDeadlineMs === undefined ? fn() : withStatementDeadline(ctx.embeddedDeadlineMs, fn);
+}
 
 /**
  * Runs `fn` in one transaction as the request's role with its claims set, as PostgREST does, so
  * row-level security and auth.uid() apply to everything `fn` runs. Settings are transaction-local.
  */
 export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await setClaims(tx, ctx);
-    return fn(tx);
-  });
+  return underDeadline(ctx, () =>
+    db.transaction(async (tx) => {
+      await setClaims(tx, ctx);
+      return fn(tx);
+    }),
+  );
 }
 
 /**
@@ -81,6 +91,6 @@ export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<voi
  * commits when it succeeds: what withClaims does, in one round trip on PostgreSQL (Database.batch).
  */
 export async function queryWithClaims<T>(db: Database, ctx: RequestContext, statement: Statement): Promise<QueryResult<T>> {
-  const [, result] = await db.batch([claimsStatement(ctx), statement]);
+  const [, result] = await underDeadline(ctx, () => db.batch([claimsStatement(ctx), statement]));
   return result as QueryResult<T>;
 }

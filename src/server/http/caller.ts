@@ -42,7 +42,7 @@ async function verifyCaller(c: Context, keys: Keys): Promise<Caller> {
   try {
     claims = await verifyJwt(keys, m[1]!);
   } catch (e) {
-    if (e instanceof JwtError) throw new CallerError(e.message, e.reason === 'expired' || e.reason === 'claims' ? 'PGRST303' : 'PGRST301');
+    if (e instanceof JwtError) throw new CallerError(e.message, e.reason === 'malformed' || e.reason === 'signature' ? 'PGRST301' : 'PGRST303');
     throw e;
   }
   const role = (claims.role ?? 'anon') as DbRole;

@@ -43,8 +43,16 @@ function isPassing(e: unknown): boolean {
   return kind !== undefined && kind !== 'statement_timeout';
 }
 
-/** Schedules are looked at this often; their keys make a repeat harmless. */
-const SCHEDULE_EVERY_MS = 10_000;
+/** A schedule is looked at least this often; its key makes a repeat harmless. */
+const SCHEDULE_LOOK_MAX_MS = 10_000;
+
+/**
+ * How often a schedule is looked at: twice per period, so that a turn of the loop that comes late
+ * still finds each period, and at least every 10 s. A look every 10 s made a 3 s monitor sweep every
+ * 10 s, each gap then too long to count as observed (issue 33, item 12); the loop's wait is cut
+ * short for the next look, so the worker keeps even a 1 s period.
+ */
+const lookEveryMs = (s: Schedule) => Math.min(SCHEDULE_LOOK_MAX_MS, (s.everySeconds * 1000) / 2);
 
 /**
  * What a lane's claims take: the node lane its tasks; the upkeep lane every other, so that a job
@@ -69,7 +77,8 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   const hasFreeSlot = () => LANES.some((lane) => runningIn[lane].size < opts.concurrency[lane]);
   let stopping = false;
   let wake: (() => void) | undefined;
-  let nextScheduleAt = 0;
+  const looks = opts.schedules.map((schedule) => ({ schedule, at: 0 }));
+  const untilNextLook = () => Math.max(0, Math.min(...looks.map((l) => l.at)) - Date.now());
   let lastTurnAt = Date.now();
   let looped = false;
 
@@ -128,10 +137,11 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       lastTurnAt = Date.now();
       let claimed = 0;
       try {
-        if (Date.now() >= nextScheduleAt) {
-          await enqueueSchedules(deps.db, opts.schedules);
-          nextScheduleAt = Date.now() + SCHEDULE_EVERY_MS;
-        }
+        const due = looks.filter((l) => Date.now() >= l.at);
+        // The next look is set first: a look that fails (the database is away) is not retried in a busy loop.
+        for (const l of due) l.at = Date.now() + lookEveryMs(l.schedule);
+        const schedules = due.map((l) => l.schedule);
+        if (schedules.length > 0) await enqueueSchedules(deps.db, schedules);
         for (const job of await failAbandoned(deps.db)) await gaveUp(job, 'the worker stopped during the last attempt');
         for (const [lane, only] of filters) {
           const free = opts.concurrency[lane] - runningIn[lane].size;
@@ -155,10 +165,11 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
         if (stopping) break;
         if (!isPassing(e)) deps.logger.error('job queue unavailable', { error: e });
       }
-      // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll or a finished job.
+      // Jobs were found and slots are free again: more may be due. Otherwise wait for the poll, a
+      // schedule's next look, or a finished job.
       if (claimed > 0 && hasFreeSlot()) continue;
       await new Promise<void>((r) => {
-        const t = setTimeout(r, opts.pollMs);
+        const t = setTimeout(r, Math.min(opts.pollMs, untilNextLook()));
         wake = () => {
           clearTimeout(t);
           r();

@@ -16,20 +16,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Installing → active or failed. Creates the node (the driver finds an existing one by label
  * first), then waits until its task has run for the settle window. A node that keeps failing, or
- * has not run INSTALL_TIMEOUT_SECONDS after the installation began (counted from the state's
- * change, so a worker that takes over a killed one's job does not start the clock again), fails
- * the installation. The caller's job keeps its lease alive meanwhile (the worker's heartbeat).
- * An engine that cannot be reached is thrown, so that the job is retried.
+ * has not run INSTALL_TIMEOUT_SECONDS after this installation's start, fails the installation.
+ * The clock starts when the node is handed to the driver, not when the service was ordered: a
+ * service waiting in the queue for a free slot waits, and is never failed for waiting. The start
+ * is kept in the row (install_started_at, migration 0037), so a worker that takes over a killed
+ * one's job does not start the clock again. The caller's job keeps its lease alive meanwhile (the
+ * worker's heartbeat). An engine that cannot be reached is thrown, so that the job is retried.
  */
 export async function installNode(deps: InstallDeps, serviceId: string): Promise<void> {
   const { db, provisioner, nodes } = deps;
   const svc = await findService(db, serviceId);
   if (svc?.state !== 'installing') return;
-  const deadline = svc.state_changed_at.getTime() + nodes.installTimeoutSeconds * 1000;
   let installedKey: string;
+  let deadline: number;
   try {
     const spec = await nodeSpecOf(db, serviceId, nodes.images);
     installedKey = spec.key;
+    const startedAt = await startInstallation(db, serviceId);
+    if (!startedAt) return;
+    deadline = startedAt.getTime() + nodes.installTimeoutSeconds * 1000;
     await provisioner.install(spec);
     // A node the engine kept stopped (install leaves an existing node as it is) must run to settle.
     await provisioner.start(serviceId);
@@ -50,6 +55,19 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     }
     await sleep(pollMs);
   }
+}
+
+/**
+ * This installation's start: now for its first attempt, the one recorded for a later one (a job
+ * retried, or taken over from a killed worker). Undefined when the service is no longer installing.
+ */
+async function startInstallation(db: Database, serviceId: string): Promise<Date | undefined> {
+  const { rows } = await db.query<{ install_started_at: Date }>(
+    `update private.services set install_started_at = coalesce(install_started_at, now())
+      where id = $1 and state = 'installing' returning install_started_at`,
+    [serviceId],
+  );
+  return rows[0]?.install_started_at;
 }
 
 /**

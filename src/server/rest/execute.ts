@@ -36,6 +36,8 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     clientAddress: clientIp(c, deps.config.trustProxy),
     readOnly: r.readOnly,
     ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
+    // Every role's: on the embedded database all other requests wait for this statement.
+    ...(deps.db.kind === 'pglite' ? { embeddedDeadlineMs: deps.config.embeddedStatementTimeoutMs } : {}),
   };
   const singular = (row: ResultRow) => {
     if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
@@ -103,7 +105,6 @@ function requestedColumns(q: ParsedQuery): string[] {
 
 /** GET, HEAD, POST, PATCH and DELETE on a table or view of `public`. */
 export async function executeTable(deps: AppDeps, c: Context, caller: Caller, name: string): Promise<RestResult> {
-  const start = performance.now();
   const method = c.req.method;
   const read = method === 'GET' || method === 'HEAD';
   if (!read && method !== 'POST' && method !== 'PATCH' && method !== 'DELETE') {
@@ -117,7 +118,7 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   const path = `/${name}`;
 
   if (read) {
-    const rel = await schemaCache(deps.db).relation(name, start, requestedColumns(q));
+    const rel = await schemaCache(deps.db).relation(name, requestedColumns(q));
     if (!rel) throw tableNotFound(name);
     const row = await run(deps, c, caller, { stmt: buildRead(rel, q, shape, prefer.count), readOnly: true, shape, path });
     const offset = q.offset ?? 0;
@@ -132,17 +133,17 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   let stmt: Statement;
   if (method === 'POST') {
     const payload = insertPayload(await readJson(c, undefined), q);
-    const rel = await schemaCache(deps.db).relation(name, start, [...requestedColumns(q), ...payload.keys, ...(q.onConflict ?? [])]);
+    const rel = await schemaCache(deps.db).relation(name, [...requestedColumns(q), ...payload.keys, ...(q.onConflict ?? [])]);
     if (!rel) throw tableNotFound(name);
     stmt = buildInsert(rel, q, { ...payload, missingDefault: prefer.missingDefault, resolution: prefer.resolution }, bodyShape);
   } else if (method === 'PATCH') {
     const values = await readJson(c, undefined);
     if (!isObject(values)) throw invalidBody();
-    const rel = await schemaCache(deps.db).relation(name, start, [...requestedColumns(q), ...Object.keys(values)]);
+    const rel = await schemaCache(deps.db).relation(name, [...requestedColumns(q), ...Object.keys(values)]);
     if (!rel) throw tableNotFound(name);
     stmt = buildUpdate(rel, q, values, bodyShape);
   } else {
-    const rel = await schemaCache(deps.db).relation(name, start, requestedColumns(q));
+    const rel = await schemaCache(deps.db).relation(name, requestedColumns(q));
     if (!rel) throw tableNotFound(name);
     stmt = buildDelete(rel, q, bodyShape);
   }
@@ -173,7 +174,6 @@ function pickRoutine(candidates: readonly Routine[], keys: readonly string[]): R
 
 /** GET, HEAD and POST on /rpc/<fn>: arguments by name, from the JSON body or the query string. */
 export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name: string): Promise<RestResult> {
-  const start = performance.now();
   const method = c.req.method;
   const read = method === 'GET' || method === 'HEAD';
   if (!read && method !== 'POST') throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
@@ -183,7 +183,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   const cache = schemaCache(deps.db);
   const pairs = splitQuery(new URL(c.req.url).search);
 
-  let overloads = await cache.routines(name, start, () => true);
+  const overloads = await cache.routines(name);
   let q: ParsedQuery;
   let args: Record<string, unknown>;
   if (read) {
@@ -203,12 +203,12 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   }
   checkFilterCost(q.filters, caller.role);
   const keys = Object.keys(args);
-  let fn = pickRoutine(overloads, keys);
+  const fn = pickRoutine(overloads, keys);
   if (!fn) {
-    overloads = await cache.routines(name, start, (r) => pickRoutine([r], keys) !== undefined);
-    fn = pickRoutine(overloads, keys);
+    // Perhaps an overload created since the last load takes these arguments: the next request will know.
+    cache.refresh();
+    throw functionNotFound(name, keys);
   }
-  if (!fn) throw functionNotFound(name, keys);
 
   const stmt = buildRpc(fn, args, q, shape, prefer.count);
   const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}` });

@@ -4,10 +4,19 @@ import { MAX_IN_VALUES, MAX_LIKE_LENGTH, MAX_REGEX_LENGTH, MAX_REGEX_REPEAT } fr
 import { isLogicTree, type Condition, type Filter } from './parse-query';
 
 /*
- * Filters whose cost PostgreSQL cannot bound for us: PGlite ignores statement_timeout and runs on
- * the server's own thread, so one slow pattern stalls every request. The limits of query-limits.ts
- * keep each filter cheap before it reaches the database.
+ * A first filter against obvious abuse, not the defence: every REST statement runs under a
+ * deadline on both databases (statement_timeout on PostgreSQL, the statement watchdog on PGlite),
+ * which holds whatever a pattern does. The limits of query-limits.ts refuse what is plainly costly
+ * before it reaches the database.
  */
+
+/**
+ * What would make PostgreSQL read a pattern otherwise than this check does: a director (`***:`,
+ * `***=`) or embedded options at its start (`(?b)` basic syntax, where groups are `\(…\)`, `(?x)`
+ * where `#` starts a comment, `(?q)` literal, and the other flags of PostgreSQL's regex engine:
+ * c e i m n p s t w). `(?:`, `(?=`, `(?!` and the lookbehinds are groups, and stay allowed.
+ */
+const DIRECTOR_OR_OPTIONS = /^(\*\*\*|\(\?[a-zA-Z]*\))/;
 
 const REGEX_OPS = new Set(['match', 'imatch']);
 
@@ -22,6 +31,7 @@ function refuse(f: Filter, why: string): RestError {
  */
 export function regexProblem(pattern: string): string | undefined {
   if (pattern.length > MAX_REGEX_LENGTH) return `regular expressions may be at most ${MAX_REGEX_LENGTH} characters`;
+  if (DIRECTOR_OR_OPTIONS.test(pattern)) return 'embedded options and directors (***) are not allowed in regular expressions; use imatch to ignore case';
   // For each open group: whether it holds a quantifier.
   const groups: boolean[] = [];
   let lastGroupQuantified = false;

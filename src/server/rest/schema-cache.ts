@@ -129,8 +129,10 @@ type Snapshot = { relations: Map<string, Relation>; routines: Map<string, Routin
 
 /**
  * The catalogue of schema `public` as PostgREST's schema cache holds it: tables, views and their
- * columns, functions and their arguments. Loaded once per Database and reloaded when a lookup
- * misses (tables appear at runtime), so a request that finds what it needs costs no catalogue query.
+ * columns, functions and their arguments. Loaded once per Database; a request that finds what it
+ * needs costs no catalogue query. A lookup that misses is answered at once from the last load (a
+ * misspelled name is PGRST205 without waiting) and starts a reload in the background, so that a
+ * table, column or function created since is known to the requests that follow.
  */
 export class SchemaCache {
   private snapshot: Snapshot | undefined;
@@ -192,27 +194,26 @@ export class SchemaCache {
     return { relations, routines: byName };
   }
 
-  /**
-   * The relation `name`, or undefined. With `needColumns`, a relation that lacks one of them
-   * counts as a miss too (a column added at runtime), and the catalogue is reloaded once.
-   */
-  async relation(name: string, requestStart: number, needColumns: readonly string[] = []): Promise<Relation | undefined> {
-    const fits = (s: Snapshot) => {
-      const r = s.relations.get(name);
-      return r && needColumns.every((c) => r.columns.has(c)) ? r : undefined;
-    };
-    const hit = fits(await this.current());
-    if (hit) return hit;
-    const s = await this.reload(requestStart);
-    return s.relations.get(name);
+  /** A reload for a lookup that missed, not waited for: its failure is the next request's to meet. */
+  refresh(): void {
+    this.reload(performance.now()).catch(() => {});
   }
 
-  /** The overloads of function `name`; reloads once when none fits `accepts`. */
-  async routines(name: string, requestStart: number, accepts: (r: Routine) => boolean): Promise<Routine[]> {
-    const s = await this.current();
-    const found = s.routines.get(name) ?? [];
-    if (found.some(accepts)) return found;
-    return (await this.reload(requestStart)).routines.get(name) ?? [];
+  /**
+   * The relation `name` as the last load knew it, or undefined. A miss, or a relation that lacks
+   * one of `needColumns` (a column added at runtime), starts a reload in the background.
+   */
+  async relation(name: string, needColumns: readonly string[] = []): Promise<Relation | undefined> {
+    const r = (await this.current()).relations.get(name);
+    if (!r || !needColumns.every((c) => r.columns.has(c))) this.refresh();
+    return r;
+  }
+
+  /** The overloads of function `name` as the last load knew them; none starts a reload in the background. */
+  async routines(name: string): Promise<Routine[]> {
+    const found = (await this.current()).routines.get(name) ?? [];
+    if (!found.length) this.refresh();
+    return found;
   }
 }
 

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
+import { TestPaymentsBanner } from '@/components/layout/test-payments-banner';
 import { Spinner } from '@/components/ui/spinner';
 import { ToastHost } from '@/components/ui/toast-host';
 import { isAppPath } from '@/config/paths';
@@ -43,6 +44,8 @@ export function App({ initial }: { initial?: InitialRoute }) {
     <AuthProvider>
       <ThemeProvider>
         <RouteChangeEffects />
+        {/* Outside the gate: a development host's block page says it too. */}
+        <TestPaymentsBanner />
         <DevAccessGate>
           <div className="flex min-h-screen flex-col">
             <a

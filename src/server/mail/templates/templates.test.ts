@@ -3,6 +3,7 @@ import type { Mail } from '../mailer';
 import { expiryMail } from './expiry';
 import { installFailedMail } from './install-failed';
 import { lowBalanceMail } from './low-balance';
+import { newAddressLinkMail, passwordGuessingMail } from './new-address';
 import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
 import { refundMail } from './refund';
@@ -272,5 +273,31 @@ describe('mail templates', () => {
     // A user agent is whatever the client sent: it reaches the HTML escaped.
     const hostile = securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '::1', userAgent: '<script>', resetUrl: 'r', contactUrl: 'c' });
     expect(hostile.html).not.toContain('<script>');
+  });
+
+  it('warn of guessing without a link, and give the way through a locked account only with the link and its terms', () => {
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+    const attempt = { to, at: renewsAt, ip: '198.51.100.7', userAgent: ua, resetUrl: 'https://x/reset-password' };
+    const warning = passwordGuessingMail({ ...attempt, failures: 10, minutes: 5 });
+    expect(warning.subject).toBe('Someone is trying to sign in to your NodeHarbor account');
+    expect(warning.text.split('\n\n')).toEqual([
+      'Sign-ins to your NodeHarbor account failed 10 times within 5 minutes: someone may be guessing your password.',
+      'The last attempt: December 24, 2026 at 11:30 PM UTC, from address 198.51.100.7, Firefox 128 on Linux.',
+      'Until the attempts stop, signing in from an address you have not used before also needs a link that we e-mail to you. Addresses you have signed in from work as usual.',
+      'If it was you, there is nothing to do. If not, make sure your password is one you use nowhere else; you can choose a new one at https://x/reset-password.',
+    ]);
+    expect(warning.text).not.toContain('/login');
+
+    const link = 'https://x/login#address_token=abc&x=<b>';
+    const m = newAddressLinkMail({ ...attempt, link, minutes: 15, contactUrl: 'https://x/contact' });
+    expect(m.subject).toBe('Was this you? Sign in to NodeHarbor from a new address');
+    expect(m.text.split('\n\n')).toEqual([
+      'Someone has been entering wrong passwords for your NodeHarbor account, so signing in from a new address now also needs this e-mail.',
+      'Just now your correct password was given from address 198.51.100.7, Firefox 128 on Linux, on December 24, 2026 at 11:30 PM UTC.',
+      `Was this you? Sign in from this address: ${link}\nOpen it on that device, on the same network, within 15 minutes. It works once.`,
+      'If it was not you, someone knows your password: do not open the link, reset your password now at https://x/reset-password, which also signs out every other device, and contact us at https://x/contact.',
+    ]);
+    // The link is the HTML's one anchor, escaped as an attribute.
+    expect(m.html).toContain('Was this you? <a href="https://x/login#address_token=abc&amp;x=&lt;b&gt;">Sign in from this address</a>.');
   });
 });

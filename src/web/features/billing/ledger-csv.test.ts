@@ -12,36 +12,39 @@ const row = (over: Partial<Transaction>): Transaction => ({
   ...over,
 });
 
+/** The data line of a ledger of one transaction. */
+const lineOf = (over: Partial<Transaction>) => ledgerCsv([row(over)]).split('\r\n')[1];
+
 describe('ledgerCsv', () => {
-  it('writes a header, ISO dates, types in words and amounts with two decimals', () => {
+  it('writes a header, ISO dates, types in words and amounts with two decimals, every cell quoted', () => {
     const csv = ledgerCsv([
       row({}),
       row({ id: 't2', type: 'service_charge', amount: -3, description: 'Node', service_id: 's1', created_at: '2026-03-02 11:30:00.5+01' }),
     ]);
     expect(csv).toBe(
-      '\uFEFFDate,Type,Description,Amount,Transaction ID,Service ID\r\n' +
-        '2026-03-01T10:00:00.000Z,Purchase,Credit purchase,10.00,t1,\r\n' +
-        '2026-03-02T10:30:00.500Z,Service charge,Node,-3.00,t2,s1\r\n',
+      '\uFEFF"Date","Type","Description","Amount","Transaction ID","Service ID"\r\n' +
+        '"2026-03-01T10:00:00.000Z","Purchase","Credit purchase","10.00","t1",""\r\n' +
+        '"2026-03-02T10:30:00.500Z","Service charge","Node","-3.00","t2","s1"\r\n',
     );
   });
 
-  it('quotes a cell with a comma, a quote or a line break, doubling its quotes', () => {
-    const csv = ledgerCsv([row({ description: 'Refund for "alpha", sorry\nsecond line' })]);
-    expect(csv).toContain(',"Refund for ""alpha"", sorry\nsecond line",10.00,');
+  it('keeps a comma, a quote or a line break inside its cell, doubling its quotes', () => {
+    expect(lineOf({ description: 'Refund for "alpha", sorry\nsecond line' })).toContain(',"Refund for ""alpha"", sorry\nsecond line","10.00",');
   });
 
+  // Item 7 of issue 33: a description is the one cell a user's words reach (a service's name, an
+  // admin's note); it must not run in a spreadsheet, at its start or after a separator.
   it('keeps a spreadsheet from running a description as a formula, but leaves a negative amount a number', () => {
-    const cells = (d: string) =>
-      ledgerCsv([row({ description: d, amount: -12.5 })])
-        .split('\r\n')[1]!
-        .split(',');
-    expect(cells('=HYPERLINK("x")')[2]).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(cells('+1')[2]).toBe("'+1");
-    expect(cells('-1')[2]).toBe("'-1");
-    expect(cells('@SUM(A1)')[2]).toBe("'@SUM(A1)");
-    expect(cells('\tcmd')[2]).toBe("'\tcmd");
-    expect(cells('plain')[2]).toBe('plain');
-    expect(cells('plain')[3]).toBe('-12.50');
+    const cells = (description: string) => lineOf({ description, amount: -12.5 });
+    expect(cells('=HYPERLINK("x")')).toContain(`,"'=HYPERLINK(""x"")","-12.50",`);
+    expect(cells('+1')).toContain(`,"'+1",`);
+    expect(cells('-1')).toContain(`,"'-1",`);
+    expect(cells('@SUM(A1)')).toContain(`,"'@SUM(A1)",`);
+    expect(cells('\tcmd')).toContain(`,"'\tcmd",`);
+    expect(cells('\rcmd')).toContain(`,"'\rcmd",`);
+    expect(cells('Node a;=HYPERLINK("x")')).toContain(`,"Node a;'=HYPERLINK(""x"")",`);
+    expect(cells('Node a,-2+3+cmd')).toContain(`,"Node a,'-2+3+cmd",`);
+    expect(cells('plain')).toContain(`,"plain","-12.50",`);
   });
 });
 

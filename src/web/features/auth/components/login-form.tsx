@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { signInSchema } from '@shared/validation';
+import { NEW_ADDRESS_LINK_CODE } from '@shared/constants';
+import { messages, signInSchema } from '@shared/validation';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
@@ -20,11 +22,15 @@ export function LoginForm() {
   // react-hook-form would write the defaults over what they typed; it reads the fields instead.
   const form = useForm<SignInInput>({ resolver: zodResolver(signInSchema), mode: 'onTouched' });
   const { errors, isSubmitting } = form.formState;
+  // A new address of a locked account: the words on where the link is stay on the form, as a
+  // toast goes before they can be read twice.
+  const [linkMailed, setLinkMailed] = useState(false);
 
   const formProps = useDeferredForm(form, async ({ email, password }) => {
     try {
       const supabase = await getSupabase();
       const { data, error } = await supabase.auth.signInWithPassword({ email, password });
+      setLinkMailed(error?.code === NEW_ADDRESS_LINK_CODE);
       if (error) return showAuthError(error);
       // The login page now asks for the second factor; welcome comes after it.
       if (needsSecondFactor(data.session)) return;
@@ -46,6 +52,11 @@ export function LoginForm() {
         autoComplete="current-password"
         {...form.register('password')}
       />
+      {linkMailed && (
+        <p role="status" className="rounded-md border border-border bg-accent px-4 py-3 text-sm">
+          {messages.newAddressLinkSent}
+        </p>
+      )}
       <Button type="submit" disabled={isSubmitting} className="w-full" {...keepFocusOnPress}>
         {isSubmitting ? 'Signing in...' : 'Sign In'}
       </Button>

@@ -10,6 +10,8 @@ import { getSupabase } from '@/lib/supabase';
 import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
 import { useHydrated } from '@/lib/deferred-hydration';
+import { preloadPasswordRule, weakPasswordMessage } from '@/lib/password-rule';
+import { toSignedInUser } from '@/lib/signed-in-user';
 
 type NewPasswordInput = z.input<typeof resetPasswordSchema>;
 
@@ -31,6 +33,10 @@ export function NewPasswordForm() {
   const onSubmit = form.handleSubmit(async ({ password }) => {
     try {
       const supabase = await getSupabase();
+      // The recovery session's user: their own address and name are a guesser's first tries.
+      const { session } = (await supabase.auth.getSession()).data;
+      const weak = await weakPasswordMessage(password, session ? toSignedInUser(session) : {});
+      if (weak) return form.setError('password', { message: weak }, { shouldFocus: true });
       const { error } = await supabase.auth.updateUser({ password });
       if (error) return toast.error('Error updating password', error.message);
       toast.success('Password updated successfully!');
@@ -49,6 +55,7 @@ export function NewPasswordForm() {
         error={errors.password?.message}
         type="password"
         autoComplete="new-password"
+        onFocus={preloadPasswordRule}
         {...form.register('password', { onBlur: recheckConfirmation })}
       />
       <InputField

@@ -8,6 +8,7 @@ import { showAuthError } from '@/features/auth/auth-error';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 import { useHydrated } from '@/lib/deferred-hydration';
+import { preloadPasswordRule, weakPasswordMessage } from '@/lib/password-rule';
 
 type SignUpInput = z.input<typeof signUpSchema>;
 
@@ -24,6 +25,8 @@ export function SignUpForm() {
 
   const onSubmit = form.handleSubmit(async ({ email, password, fullName }) => {
     try {
+      const weak = await weakPasswordMessage(password, { email, fullName });
+      if (weak) return form.setError('password', { message: weak }, { shouldFocus: true });
       const supabase = await getSupabase();
       const { error } = await supabase.auth.signUp({ email, password, options: { data: { full_name: fullName } } });
       if (error) return showAuthError(error);
@@ -43,6 +46,7 @@ export function SignUpForm() {
       error={errors[name]?.message}
       type={type}
       autoComplete={autoComplete}
+      onFocus={name === 'password' ? preloadPasswordRule : undefined}
       {...form.register(name, name === 'password' ? { onBlur: recheckConfirmation } : {})}
     />
   );

@@ -25,6 +25,8 @@ export type Service = {
   terminates_at?: string | null;
   /** The last sample that found the node online. */
   last_seen_at?: string | null;
+  /** Installing, and still waiting in the queue for a free slot: its install has not started. */
+  install_queued?: boolean | null;
 };
 
 export type Product = {

@@ -42,7 +42,7 @@ export function ServiceCard({
               {service.name}
             </Link>
           </h2>
-          <StatusBadge status={status} terminatesAt={service.terminates_at} />
+          <StatusBadge status={status} terminatesAt={service.terminates_at} queued={service.install_queued === true} />
           <NodeStatus service={service} />
           <RenewalBadge renewsAt={service.renews_at} />
         </div>

@@ -103,7 +103,7 @@ function Details({ serviceId, userEmail, logs }: Props) {
             <h2 id="service-heading" className="truncate text-xl font-semibold">
               {svc.name}
             </h2>
-            <StatusBadge status={status} terminatesAt={svc.terminates_at} />
+            <StatusBadge status={status} terminatesAt={svc.terminates_at} queued={svc.install_queued === true} />
             <NodeStatus service={svc} />
             <RenewalBadge renewsAt={svc.renews_at} />
           </div>

@@ -1,17 +1,24 @@
+import { INSTALL_WAITING_FOR_SLOT } from '@shared/node-health';
 import { LoaderCircle } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { useFormat } from '@/lib/format';
 import type { DisplayStatus } from '../service-status';
 
-/** The service's status; a suspension says the day it ends in termination, in the reader's format. */
-export function StatusBadge({ status, terminatesAt }: { status: DisplayStatus; terminatesAt?: string | null | undefined }) {
+/**
+ * The service's status; a suspension says the day it ends in termination, in the reader's format,
+ * and an install still waiting in the queue (`queued`) says so beside Installing.
+ */
+export function StatusBadge({ status, terminatesAt, queued = false }: { status: DisplayStatus; terminatesAt?: string | null | undefined; queued?: boolean }) {
   const f = useFormat();
   if (status === 'deleting') return <Badge variant="destructive">Deleting</Badge>;
   if (status === 'installing')
     return (
-      <Badge variant="warning">
-        <LoaderCircle className="size-3 animate-spin" aria-hidden="true" /> Installing
-      </Badge>
+      <>
+        <Badge variant="warning">
+          <LoaderCircle className="size-3 animate-spin" aria-hidden="true" /> Installing
+        </Badge>
+        {queued && <span className="text-xs text-muted-foreground">{INSTALL_WAITING_FOR_SLOT}</span>}
+      </>
     );
   if (status === 'failed') return <Badge variant="destructive">Installation failed</Badge>;
   if (status === 'suspended')

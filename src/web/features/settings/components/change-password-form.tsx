@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { errorText } from '@/lib/error-text';
+import { preloadPasswordRule, weakPasswordMessage } from '@/lib/password-rule';
+import { useSignedInUser } from '@/lib/signed-in-user';
 import { toast } from '@/lib/toast';
 import { useUpdatePassword } from '../api/update-password';
 
@@ -13,6 +15,7 @@ type Values = z.input<typeof changePasswordSchema>;
 
 export function ChangePasswordForm() {
   const update = useUpdatePassword();
+  const user = useSignedInUser();
   const form = useForm<Values>({
     resolver: zodResolver(changePasswordSchema),
     mode: 'onTouched',
@@ -25,6 +28,8 @@ export function ChangePasswordForm() {
 
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
+      const weak = await weakPasswordMessage(newPassword, user);
+      if (weak) return form.setError('newPassword', { message: weak }, { shouldFocus: true });
       await update.mutateAsync({ currentPassword, newPassword });
       toast.success('Password updated successfully', 'Your password has been changed.');
       form.reset();
@@ -53,6 +58,7 @@ export function ChangePasswordForm() {
           error={errors.newPassword?.message}
           type="password"
           autoComplete="new-password"
+          onFocus={preloadPasswordRule}
           {...form.register('newPassword', { onBlur: recheckConfirmation })}
         />
         <InputField
