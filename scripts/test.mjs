@@ -89,6 +89,8 @@ if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
 if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
 // The Docker tests' node image is a busybox-static root file system (test/docker/node-image.ts).
 if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
+// The start-up test lists the listening sockets with ss (a fresh install listens on loopback only).
+if (!sh('command -v ss')) missing.push('iproute2');
 const installed = aptInstall(missing);
 const haveChromium = existsSync('/usr/bin/chromium');
 if (!haveChromium) problems.push("browser tests (no Chromium: Debian's chromium package)");
