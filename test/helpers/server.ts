@@ -28,6 +28,8 @@ export type TestServer = {
   stop(): Promise<void>;
 };
 
+const TEST_KEEP_ALIVE_TIMEOUT_MS = 10 * 60_000;
+
 /**
  * Starts the real server on a free port over a fresh database. `env` is read like process.env
  * (e.g. { REGISTRATION_ENABLED: 'true' }). Logs are kept quiet unless TEST_LOG=1, or collected
@@ -52,8 +54,13 @@ export async function startTestServer(
   };
   // Listening first tells the port, which the configuration then names; requests are answered
   // once the app exists, and no one knows the address before this function returns. The HTTP
-  // server is npm start's, with the timeouts and connection limit its settings give.
-  const server = createHttpServer(loadConfig(settings));
+  // server is npm start's, with the timeouts and connection limit its settings give, but for the
+  // keep-alive timeout: the test's fetch shares this process's event loop, and a file that holds the
+  // loop longer than the timeout (200 receipts drawn in-process) then sends a request on an idle
+  // connection before either side's timer has run; the server's fires next and resets the
+  // connection under the request. Here fetch retires its idle connections first: the server waits
+  // ten minutes (undici's longest keep-alive), and stop() closes what is left.
+  const server = createHttpServer(loadConfig(settings), TEST_KEEP_ALIVE_TIMEOUT_MS);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

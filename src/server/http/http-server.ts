@@ -18,12 +18,12 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
  * afterwards is not limited by it. Node looks for expired requests only every
  * connectionsCheckingInterval (30 s by default), so it looks more often than the timeout.
  */
-export function httpServerOptions(config: Pick<Config, 'requestTimeoutSeconds'>): ServerOptions {
+export function httpServerOptions(config: Pick<Config, 'requestTimeoutSeconds'>, keepAliveTimeoutMs = KEEP_ALIVE_TIMEOUT_MS): ServerOptions {
   const timeout = config.requestTimeoutSeconds * 1000;
   return {
     headersTimeout: timeout,
     requestTimeout: timeout,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveTimeout: keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(1_000, timeout / 4),
   };
 }
@@ -129,9 +129,15 @@ export function closeGracefully(server: Server): Promise<void> {
   return closed;
 }
 
-/** The HTTP server of `npm start` and of the tests, with its timeouts and connection limit; requests are handled by whoever listens for 'request'. */
-export function createHttpServer(config: Pick<Config, 'requestTimeoutSeconds' | 'maxConnectionsPerAddress' | 'trustProxy'>): Server {
-  const server = createServer(httpServerOptions(config));
+/**
+ * The HTTP server of `npm start` and of the tests, with its timeouts and connection limit; requests
+ * are handled by whoever listens for 'request'. `keepAliveTimeoutMs` is for the tests alone.
+ */
+export function createHttpServer(
+  config: Pick<Config, 'requestTimeoutSeconds' | 'maxConnectionsPerAddress' | 'trustProxy'>,
+  keepAliveTimeoutMs = KEEP_ALIVE_TIMEOUT_MS,
+): Server {
+  const server = createServer(httpServerOptions(config, keepAliveTimeoutMs));
   limitConnectionsPerAddress(server, config);
   trackConnections(server);
   return server;
