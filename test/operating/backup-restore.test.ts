@@ -21,6 +21,8 @@ import { until } from '../helpers/wait';
 import { balancesOffTheLedger, holdings, openBackup, packBackup } from './data';
 
 const JWT_SECRET = 'backup-test-jwt-secret-that-is-long-enough-0123456789';
+// The site's address, which a restored site keeps: its sessions' tokens name it as their issuer.
+const PUBLIC_URL = 'http://127.0.0.1:8080';
 const KEY_A = 'backup-test-encryption-key-AAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'backup-test-encryption-key-BBBBBBBBBBBBBBBBBBBBBBB';
 
@@ -73,7 +75,7 @@ async function freshDatabase(env: Record<string, string>): Promise<AppDeps> {
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'nh-backups-'));
-  s = await startTestServer({ JWT_SECRET, ENCRYPTION_KEY: KEY_A, RATE_LIMITS_ENABLED: 'false' });
+  s = await startTestServer({ JWT_SECRET, ENCRYPTION_KEY: KEY_A, PUBLIC_URL, RATE_LIMITS_ENABLED: 'false' });
   owner = await createTestUser(s, { credits: 25, fullName: 'Owner' });
   await createService(owner, 'town-one');
   const other = await createTestUser(s, { credits: 12.5 });
@@ -139,7 +141,7 @@ describe('a restore', () => {
 
     // The owner's session of before the backup, against a server on the restored database.
     const served = await startTestServer(
-      { JWT_SECRET, ENCRYPTION_KEY: KEY_A },
+      { JWT_SECRET, ENCRYPTION_KEY: KEY_A, PUBLIC_URL },
       { database: { db: { ...target.db, close: async () => {} }, drop: async () => {} } },
     );
     try {
