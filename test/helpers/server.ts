@@ -8,7 +8,7 @@ import { createApp } from '../../src/server/app';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { AppDeps } from '../../src/server/deps';
 import { loadConfig } from '../../src/server/env';
-import { createHttpServer } from '../../src/server/http/http-server';
+import { createHttpServer, KEEP_ALIVE_TIMEOUT_MS } from '../../src/server/http/http-server';
 import { createLogger } from '../../src/server/http/logger';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -59,8 +59,10 @@ export async function startTestServer(
   // loop longer than the timeout (200 receipts drawn in-process) then sends a request on an idle
   // connection before either side's timer has run; the server's fires next and resets the
   // connection under the request. Here fetch retires its idle connections first: the server waits
-  // ten minutes (undici's longest keep-alive), and stop() closes what is left.
-  const server = createHttpServer(loadConfig(settings), TEST_KEEP_ALIVE_TIMEOUT_MS);
+  // ten minutes (undici's longest keep-alive), and stop() closes what is left. Not for a browser's
+  // server: Chromium keeps its idle connections until the server closes them, which would soon pass
+  // the connection limit, and it sends a request again when a reused connection is reset.
+  const server = createHttpServer(loadConfig(settings), options.webDir ? KEEP_ALIVE_TIMEOUT_MS : TEST_KEEP_ALIVE_TIMEOUT_MS);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
