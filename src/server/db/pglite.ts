@@ -48,6 +48,10 @@ type Opened = { db: PGlite; watchdog: StatementWatchdog };
  */
 async function createWatched(options: PGliteOptions): Promise<Opened> {
   const memory = sharedMemory(INITIAL_MEMORY);
+  // Handed over once and not kept: a closed PGlite lets its memory go, but V8 does not count a
+  // shared memory as the garbage collector's business, so one held by any object that outlives
+  // the close stays in the process (a test process opens hundreds).
+  let handOver: WebAssembly.Memory | undefined = memory;
   const db = await PGlite.create({
     ...options,
     pgliteWasmModule: await sharedMemoryPglite(),
@@ -58,7 +62,11 @@ async function createWatched(options: PGliteOptions): Promise<Opened> {
       // file system where shareLibraries has marked them, not compiled as their bundle unpacks.
       sharedMemory: {
         name: 'shared memory',
-        setup: async (_pg: unknown, emscriptenOpts: object) => ({ emscriptenOpts: { ...emscriptenOpts, wasmMemory: memory, noWasmDecoding: true } }),
+        setup: async (_pg: unknown, emscriptenOpts: object) => {
+          const wasmMemory = handOver;
+          handOver = undefined;
+          return { emscriptenOpts: { ...emscriptenOpts, wasmMemory, noWasmDecoding: true } };
+        },
       },
     },
   });

@@ -43,7 +43,8 @@ export class StatementWatchdog {
   /** When the armed statement started, in ms since `#epoch`: 64 bits, as a server runs for months. */
   readonly #started = new BigInt64Array(new SharedArrayBuffer(8));
   readonly #epoch = performance.timeOrigin + performance.now();
-  readonly #heap: Int32Array;
+  /** PostgreSQL's memory, let go on close (see createWatched in pglite.ts). */
+  #heap: Int32Array | undefined;
   readonly #flags: number[];
   readonly #worker: Worker;
   #generation = 0;
@@ -82,7 +83,7 @@ export class StatementWatchdog {
       if (seen === armed) return;
       if (Atomics.compareExchange(this.#control, 0, fired, this.#generation | IDLE) === fired) {
         // A flag left raised after the statement ended would cancel the next one.
-        for (const at of this.#flags) Atomics.store(this.#heap, at / 4, 0);
+        for (const at of this.#flags) Atomics.store(this.#heap!, at / 4, 0);
         return;
       }
       // The watchdog is raising the flags this instant: wait for it to finish.
@@ -91,6 +92,7 @@ export class StatementWatchdog {
   }
 
   close(): Promise<number> {
+    this.#heap = undefined;
     return this.#worker.terminate();
   }
 }
