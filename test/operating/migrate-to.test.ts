@@ -14,7 +14,8 @@ import { runCli } from './cli-process';
 const secrets = { jwtSecret: 'migrate-test-jwt-secret-that-is-long-enough-0123456789', encryptionKey: 'migrate-test-encryption-key-that-is-long-enough-01234' };
 // Installs take no time: a SIGTERM waits for the job under way.
 const postgres = await postgresAnswers();
-const common = { RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'warn', PROVISION_INSTALL_SECONDS: '0' };
+// PUBLIC_URL: the site's address, which stays when it moves to PostgreSQL; sessions' tokens name it.
+const common = { RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'warn', PROVISION_INSTALL_SECONDS: '0', PUBLIC_URL: 'http://127.0.0.1:8080' };
 
 describe('migrate-to in this process', () => {
   let s: TestServer;
@@ -78,7 +79,7 @@ describe.runIf(TEST_DB === 'pglite' && postgres)('migrate-to from the embedded d
     writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
     // The data, written by the real server code into the embedded database in DATA_DIR.
     const s = await startTestServer(
-      { JWT_SECRET: secrets.jwtSecret, ENCRYPTION_KEY: secrets.encryptionKey, RATE_LIMITS_ENABLED: 'false' },
+      { JWT_SECRET: secrets.jwtSecret, ENCRYPTION_KEY: secrets.encryptionKey, RATE_LIMITS_ENABLED: 'false', PUBLIC_URL: common.PUBLIC_URL },
       { database: { db: await openPglite(dataDir), drop: async () => {} } },
     );
     owner = await createTestUser(s, { credits: 25 });
