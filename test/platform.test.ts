@@ -165,9 +165,28 @@ describe('platform HTTP behaviour', () => {
     expect(logLines.join('\n')).not.toContain('private-person');
   });
 
-  it('sends HSTS only when the request came over https', async () => {
+  // Issue 42, item 5: any client could pin a site it reached over http to https, for two years.
+  it('believes no X-Forwarded-Proto without TRUST_PROXY: HSTS only over https', async () => {
     const r = await fetch(`${s.url}/healthz`, { headers: { 'X-Forwarded-Proto': 'https' } });
-    expect(r.headers.get('strict-transport-security')).toContain('max-age=');
+    expect(r.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('HSTS behind a proxy', () => {
+  it.each<[string, string, string | null]>([
+    ['loopback', 'believes', 'max-age=63072000; includeSubDomains'],
+    // The proxies it trusts are elsewhere: this peer is a client, and its header is its own text.
+    ['10.0.0.0/8', 'does not believe', null],
+  ])('with TRUST_PROXY=%s, %s X-Forwarded-Proto from 127.0.0.1', async (trustProxy, _what, hsts) => {
+    const s = await startTestServer({ TRUST_PROXY: trustProxy });
+    try {
+      const r = await fetch(`${s.url}/healthz`, { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(r.headers.get('strict-transport-security')).toBe(hsts);
+      const plain = await fetch(`${s.url}/healthz`, { headers: { 'X-Forwarded-Proto': 'http' } });
+      expect(plain.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await s.stop();
+    }
   });
 });
 

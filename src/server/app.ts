@@ -23,7 +23,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use(requestIds);
   app.use(requestLog(logger));
   // The browser calls the API at the site's own address, wherever the page was opened from.
-  app.use(securityHeaders({ connectSrc: [new URL(config.publicUrl).origin] }));
+  app.use(securityHeaders({ connectSrc: [new URL(config.publicUrl).origin], trustProxy: config.trustProxy }));
   app.use('/auth/v1/*', apiCors);
   app.use('/rest/v1/*', apiCors);
   app.use('/functions/v1/*', apiCors);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env';
+import { UNREADABLE_URL } from './redact-url';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -210,7 +211,7 @@ describe('loadConfig', () => {
   it('reports every bad variable at once, each on its own line', () => {
     expect(problems({ PORT: 'eighty', REGISTRATION_ENABLED: 'maybe', PUBLIC_URL: 'nodeharbor', SMTP_URL: 'http://x', JWT_SECRET: 'short' })).toEqual([
       'PORT must be a whole number from 0 to 65535, got "eighty"',
-      'PUBLIC_URL must be a http: or https: URL, got "nodeharbor"',
+      `PUBLIC_URL must be a http: or https: URL, got "${UNREADABLE_URL}"`,
       'JWT_SECRET must be at least 32 characters long',
       'REGISTRATION_ENABLED must be true or false, got "maybe"',
       'SMTP_URL must be a smtp: or smtps: URL, got "http://x"',
@@ -221,6 +222,10 @@ describe('loadConfig', () => {
     const [p] = problems({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
     expect(p).toContain('mysql://user:***@db/x');
     expect(p).not.toContain('hunter2');
+    // Issue 42, item 4: a password holding `@` or given as a parameter, and a URL that does not parse.
+    for (const url of ['mysql://user:hun@ter2@db/x', 'mysql://user@db/x?password=hunter2', 'mysql://user:hun ter2@db/x']) {
+      expect(problems({ DATABASE_URL: url })[0]).not.toMatch(/hun|ter2/);
+    }
   });
 
   it('requires shared secrets when several processes share a PostgreSQL', () => {

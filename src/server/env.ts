@@ -8,6 +8,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT
 import { DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_MS } from './db/statement-watchdog';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
+import { redactUrl } from './redact-url';
 
 export type DockerEngineConfig = {
   host: string | undefined;
@@ -63,7 +64,7 @@ const url = (name: string, protocols: string[]) =>
         if (!protocols.includes(u.protocol)) throw new Error('protocol');
         return v.replace(/\/+$/, '');
       } catch {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.join(' or ')} URL, got "${redact(v)}"` });
+        ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.join(' or ')} URL, got "${redactUrl(v)}"` });
         return z.NEVER;
       }
     });
@@ -125,11 +126,6 @@ function parseNodeImages(v: string): Record<string, string> | undefined {
   const entries = Object.entries(parsed);
   const valid = entries.every(([code, image]) => PRODUCT_CODE.test(code) && typeof image === 'string' && IMAGE_NAME.test(image));
   return valid ? (Object.fromEntries(entries) as Record<string, string>) : undefined;
-}
-
-/** Hides the password part of a URL before it is printed. */
-function redact(v: string): string {
-  return v.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 }
 
 const schema = z.object({
@@ -204,7 +200,7 @@ const schema = z.object({
     .transform((v, ctx) => {
       if (v === undefined || v === '') return undefined;
       if (/^unix:\/\/\/.+/.test(v) || /^tcp:\/\/[^/]+:\d+\/?$/.test(v)) return v;
-      ctx.addIssue({ code: 'custom', message: `DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${v}"` });
+      ctx.addIssue({ code: 'custom', message: `DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${redactUrl(v)}"` });
       return z.NEVER;
     }),
   DOCKER_TLS_VERIFY: bool('DOCKER_TLS_VERIFY', false),
@@ -552,7 +548,7 @@ function paymentsConfig(e: z.infer<typeof schema>, host: string, problems: strin
     } else if (e.PAYMENTS_PROVIDER === undefined) {
       const choose = 'paypal, with the PAYPAL_* settings, or test, whose TEST payments add credit without taking any money';
       if (e.PUBLIC_URL && !isLoopbackUrl(e.PUBLIC_URL)) {
-        problems.push(`PAYMENTS_PROVIDER must be set when PUBLIC_URL (${redact(e.PUBLIC_URL)}) is not a local address: ${choose}`);
+        problems.push(`PAYMENTS_PROVIDER must be set when PUBLIC_URL (${redactUrl(e.PUBLIC_URL)}) is not a local address: ${choose}`);
       } else if (!isLoopbackHost(host)) {
         problems.push(`PAYMENTS_PROVIDER must be set when HOST (${host}) is not a loopback address: ${choose}`);
       }

@@ -44,6 +44,40 @@ it("decrypts only for the owner: another user's ciphertext gives nothing", async
   await expect(as('anon', undefined, 'select private.decrypt_api_key($1, $2)', [owner.id, encrypted])).rejects.toThrow(/permission denied/);
 });
 
+// Issue 42, item 6: the function checked the id it was given, not whose ciphertext it was.
+it("decrypts only a key stored on the caller's own service, whatever id is passed with it", async () => {
+  const decrypt = async (caller: string, claims: Record<string, string>, userId: string, ciphertext: Buffer) => {
+    const { rows } = await withClaims(s.deps.db, { role: 'authenticated', claims: { sub: caller, role: 'authenticated', ...claims } }, (tx) =>
+      tx.query<{ k: string | null }>('select private.decrypt_api_key($1, $2) as k', [userId, ciphertext]),
+    );
+    return rows[0]!.k;
+  };
+  expect(await decrypt(other.id, {}, other.id, encrypted)).toBeNull();
+  const admin = await createTestUser(s, { admin: true });
+  expect(await decrypt(admin.id, {}, admin.id, encrypted)).toBeNull();
+  expect(await decrypt(admin.id, {}, owner.id, encrypted)).toBeNull();
+
+  // An owner with a verified second factor reads their key only at aal2.
+  const enrolled = await createTestUser(s, { credits: 20 });
+  const { data } = await enrolled.client.rpc('create_service_securely', {
+    p_name: 'guarded',
+    p_description: null,
+    p_api_key: GALA_KEY,
+    p_product_id: TOWN_STAR,
+  });
+  const theirs = await storedKey((data as { id: string }).id);
+  await s.deps.db.query(
+    `insert into auth.mfa_factors (id, user_id, factor_type, status, secret) values (gen_random_uuid(), $1, 'totp', 'verified', 'unused')`,
+    [enrolled.id],
+  );
+  expect(await decrypt(enrolled.id, {}, enrolled.id, theirs)).toBeNull();
+  expect(await decrypt(enrolled.id, { aal: 'aal2' }, enrolled.id, theirs)).toBe(GALA_KEY);
+
+  // The owner's own path, the services view, reads on.
+  const { data: shown } = await owner.client.from('services').select('api_key').eq('name', 'secret').single();
+  expect(shown).toEqual({ api_key: GALA_KEY });
+});
+
 // The S2K type of a pgp_sym_encrypt ciphertext: byte 4, after the packet's tag and length, its version
 // and its cipher. 3 is iterated (pgcrypto's default, slow to decrypt), 1 salted (0013).
 const S2K_TYPE = 4;

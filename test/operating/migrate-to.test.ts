@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/server/cli/cli-error';
 import { migrateTo } from '../../src/server/cli/migrate-to';
 import { openPglite } from '../../src/server/db/pglite';
+import { UNREADABLE_URL } from '../../src/server/redact-url';
 import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -33,7 +34,7 @@ describe('migrate-to in this process', () => {
     expect(await run({ 'database-url': 'mysql://root:secret@db/x' })).toEqual([
       '--database-url must be a postgres:// or postgresql:// URL, got "mysql://root:***@db/x"',
     ]);
-    expect(await run({ 'database-url': 'not a url' })).toEqual(['--database-url must be a postgres:// or postgresql:// URL, got "not a url"']);
+    expect(await run({ 'database-url': 'not a url' })).toEqual([`--database-url must be a postgres:// or postgresql:// URL, got "${UNREADABLE_URL}"`]);
     expect(await run({})).toEqual(['--database-url is required']);
   });
 
@@ -56,6 +57,27 @@ describe('migrate-to in this process', () => {
       ]);
     } finally {
       await target.drop();
+    }
+  });
+
+  // Issue 42, item 4: a password holding `@` was printed in part, and one given as ?password= whole.
+  it('prints no part of a password it cannot connect with, however the URL gives it', async () => {
+    const port = await freePort();
+    const at = `127.0.0.1:${port}/nodeharbor`;
+    const cases: [url: string, shown: string][] = [
+      [`postgres://nodeharbor:Tr0ub@dor@${at}`, `postgres://nodeharbor:***@${at}`],
+      [`postgres://nodeharbor:Tr0ub%40dor%3A@${at}`, `postgres://nodeharbor:***@${at}`],
+      [
+        `postgres://nodeharbor@${at}?password=Tr0ub4dor&sslpassword=Tr0ub4dor&sslmode=disable`,
+        `postgres://nodeharbor@${at}?password=***&sslpassword=***&sslmode=disable`,
+      ],
+      [`postgres://nodeharbor@${at}?password=Tr0ub@dor`, UNREADABLE_URL],
+    ];
+    for (const [url, shown] of cases) {
+      const lines = await run({ 'database-url': url });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`Could not connect to ${shown}: `);
+      expect(lines[0]).not.toMatch(/Tr0ub|dor/);
     }
   });
 

@@ -9,11 +9,9 @@ import { takeBackup } from '../backup/take-backup';
 import { migrate } from '../db/migrate';
 import { openPostgres } from '../db/postgres';
 import { withEncryptionKeys } from '../db/with-encryption-keys';
+import { redactUrl } from '../redact-url';
 import { CliError } from './cli-error';
 import { required, type Command } from './command';
-
-/** The URL as it may be printed: without its password. */
-const redact = (url: string) => url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 
 function postgresUrl(raw: string): string {
   try {
@@ -21,7 +19,7 @@ function postgresUrl(raw: string): string {
   } catch {
     // reported below
   }
-  throw new CliError(`--database-url must be a postgres:// or postgresql:// URL, got "${redact(raw)}"`);
+  throw new CliError(`--database-url must be a postgres:// or postgresql:// URL, got "${redactUrl(raw)}"`);
 }
 
 /**
@@ -35,7 +33,7 @@ export const migrateTo: Command = {
   options: { 'database-url': { type: 'string' }, force: { type: 'boolean' } },
   async run(deps, values, print) {
     const url = postgresUrl(required(values, 'database-url'));
-    const shown = redact(url);
+    const shown = redactUrl(url);
     const folder = await mkdtemp(join(tmpdir(), 'nodeharbor-migrate-'));
     try {
       const { file } = await takeBackup(backupSource(deps), join(folder, 'copy.jsonl.gz'));

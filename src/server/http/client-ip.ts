@@ -47,22 +47,40 @@ export function isTrustedProxy(address: string, trust: TrustProxy): boolean {
   return trust !== false && trustFunction(trust)(address, 0);
 }
 
+/** The address of the peer on the connection: the client, or the proxy in front of it. */
+function peerAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The client's address for rate limits. X-Forwarded-For is read from the right, and only across
  * the proxies TRUST_PROXY trusts (proxy-addr): the left-most entry is whatever the client wrote,
  * so trusting it would let any client pick its own address and escape its limit.
  */
 export function clientIp(c: Context, trust: TrustProxy): string {
-  let remote: string | undefined;
-  try {
-    remote = getConnInfo(c).remote.address;
-  } catch {
-    remote = undefined;
-  }
+  const remote = peerAddress(c);
   if (!trust || !remote) return remote ?? 'unknown';
   const forwarded = c.req.header('x-forwarded-for');
   const req = { socket: { remoteAddress: remote }, connection: { remoteAddress: remote }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
   return proxyaddr(req as unknown as Parameters<typeof proxyaddr>[0], trustFunction(trust));
+}
+
+/**
+ * The scheme the client used: X-Forwarded-Proto only when the peer is a proxy TRUST_PROXY trusts
+ * (its first value, as Express reads it), else the connection's own. From anyone else the header
+ * is whatever the client wrote.
+ */
+export function requestProtocol(c: Context, trust: TrustProxy): string {
+  const own = new URL(c.req.url).protocol.slice(0, -1);
+  const forwarded = c.req.header('x-forwarded-proto');
+  if (!forwarded || !trust) return own;
+  const remote = peerAddress(c);
+  if (!remote || !isTrustedProxy(remote, trust)) return own;
+  return forwarded.split(',')[0]!.trim().toLowerCase();
 }
 
 /**

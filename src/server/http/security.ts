@@ -3,16 +3,18 @@ import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { createHash } from 'node:crypto';
 import { THEME_SCRIPT } from '../../shared/theme-script';
+import { requestProtocol, type TrustProxy } from './client-ip';
 
 /** The one inline script our pages carry, allowed by its hash: no other inline script runs. */
 const themeScriptHash = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 
 /**
  * Security headers on every response, hono/secure-headers' with our policy. HSTS only when the
- * request arrived over https (directly or through a proxy): on plain http a browser ignores it,
- * and a development host on http must stay reachable.
+ * request arrived over https, directly or through a proxy TRUST_PROXY trusts (issue 42: anyone
+ * else's X-Forwarded-Proto is the client's own claim): on plain http a browser ignores it, and a
+ * development host on http must stay reachable.
  */
-export function securityHeaders(opts: { connectSrc: string[] }): MiddlewareHandler {
+export function securityHeaders(opts: { connectSrc: string[]; trustProxy: TrustProxy }): MiddlewareHandler {
   const common: NonNullable<Parameters<typeof secureHeaders>[0]> = {
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -46,8 +48,7 @@ export function securityHeaders(opts: { connectSrc: string[] }): MiddlewareHandl
   const overHttp = secureHeaders({ ...common, strictTransportSecurity: false });
   const overHttps = secureHeaders({ ...common, strictTransportSecurity: 'max-age=63072000; includeSubDomains' });
   return (c, next) => {
-    const proto = c.req.header('x-forwarded-proto') ?? new URL(c.req.url).protocol.replace(':', '');
-    return (proto === 'https' ? overHttps : overHttp)(c, next);
+    return (requestProtocol(c, opts.trustProxy) === 'https' ? overHttps : overHttp)(c, next);
   };
 }
 

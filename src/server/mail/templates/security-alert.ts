@@ -21,9 +21,12 @@ const what: Record<SecurityEvent, { subject: string; happened: string }> = {
   'new-device': { subject: 'New sign-in to your NodeHarbor account', happened: 'Your NodeHarbor account was signed in to from a new device.' },
 };
 
-/** "Firefox 128 on Linux", from a User-Agent header. */
+/** What the security e-mails say of a User-Agent that names no browser on the parser's list. */
+export const UNKNOWN_BROWSER = 'an unknown browser';
+
+/** "Firefox 128 on Linux", from a User-Agent header: never the header's own text. */
 export function describeBrowser(userAgent: string | undefined): string {
-  return browserName(userAgent, { version: true }) ?? 'an unknown browser';
+  return browserName(userAgent, { version: true }) ?? UNKNOWN_BROWSER;
 }
 
 /**

@@ -8,7 +8,7 @@ import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
 import { refundMail } from './refund';
 import { renewalMail } from './renewal';
-import { describeBrowser, securityAlertMail } from './security-alert';
+import { describeBrowser, securityAlertMail, UNKNOWN_BROWSER } from './security-alert';
 import { serviceActiveMail } from './service-active';
 import { serviceCreatedMail } from './service-created';
 import { serviceDeletedMail } from './service-deleted';
@@ -253,8 +253,8 @@ describe('mail templates', () => {
   it('say in security alerts what happened, when, from where and what to do, with the browser named', () => {
     const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
     expect(describeBrowser(ua)).toBe('Chrome 131 on Windows');
-    expect(describeBrowser(undefined)).toBe('an unknown browser');
-    expect(describeBrowser('curl-ish')).toBe('an unknown browser');
+    expect(describeBrowser(undefined)).toBe(UNKNOWN_BROWSER);
+    expect(describeBrowser('curl-ish')).toBe(UNKNOWN_BROWSER);
     const m = securityAlertMail({
       to,
       event: 'password-changed',
@@ -273,6 +273,27 @@ describe('mail templates', () => {
     // A user agent is whatever the client sent: it reaches the HTML escaped.
     const hostile = securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '::1', userAgent: '<script>', resetUrl: 'r', contactUrl: 'c' });
     expect(hostile.html).not.toContain('<script>');
+  });
+
+  // Issue 42, item 3: such a User-Agent was named as the browser in a real "new sign-in" mail.
+  it("name in security mails only a browser and system from the parser's lists, never the User-Agent's text", () => {
+    const scam = 'Call +1-555-0100 visit https://evil.example/x (Windows NT 10.0; Win64; x64)';
+    expect(describeBrowser('call +1-555-0100 visit https://evil.example now')).toBe(UNKNOWN_BROWSER);
+    expect(describeBrowser(scam)).toBe(UNKNOWN_BROWSER);
+    // A browser on the list with a version that is not a number: its name alone.
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(describeBrowser(`${chrome} OPR/visit-https://evil.example/`)).toBe('Opera on Windows');
+    expect(describeBrowser(`${chrome} OPR/115.0.0.0`)).toBe('Opera 115 on Windows');
+    const attempt = { to, at: renewsAt, ip: '198.51.100.7', userAgent: scam, resetUrl: 'https://x/reset-password', contactUrl: 'https://x/contact' };
+    const mails = [
+      securityAlertMail({ ...attempt, event: 'new-device' }),
+      passwordGuessingMail({ ...attempt, failures: 10, minutes: 5 }),
+      newAddressLinkMail({ ...attempt, link: 'https://x/login#address_token=abc', minutes: 15 }),
+    ];
+    for (const m of mails) {
+      expect(m.text).toContain(`address 198.51.100.7, ${UNKNOWN_BROWSER}`);
+      expect(`${m.subject}${m.text}${m.html}`).not.toMatch(/555|evil|visit/i);
+    }
   });
 
   it('warn of guessing without a link, and give the way through a locked account only with the link and its terms', () => {
