@@ -77,7 +77,10 @@ describe('refunds in the admin area', () => {
     const purchaseId = await paidWithTestProvider(customer, 10);
     const db = app.server.deps.db;
     await db.query(`select private.post_transaction($1, -6, 'service_charge', 'Spent', null, $2)`, [customer.id, `spent-${customer.id}`]);
-    await db.query(`select private.book_refund($1, null, $2, 1000, 'reversal', '{"name": "NodeHarbor"}')`, [purchaseId, `REVERSAL-E2E-${purchaseId}`]);
+    await db.query(`select private.book_refund($1, null, $2, 'USD', '10.00', 'reversal', '{"name": "NodeHarbor"}')`, [
+      purchaseId,
+      `REVERSAL-E2E-${purchaseId}`,
+    ]);
 
     const { page, context, errors } = await app.newPage({ width: 1366, height: 850 });
     await signIn(page, app.url, admin.email, admin.password);

@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { PAYMENT_MISMATCH_SUBJECT } from '../../src/shared/payment-mismatch';
 import { invokeFunction } from '../helpers/functions';
 import type { TestServer } from '../helpers/server';
 
@@ -51,4 +52,22 @@ export async function paidWithTestProvider(user: { id: string; client: SupabaseC
   if (r.status !== 200) throw new Error(`purchase-credits answered ${r.status}: ${JSON.stringify(r.body)}`);
   await visit((await visit(r.body.approval_url as string, { decision: 'approve' })).location!);
   return r.body.purchase_id as string;
+}
+
+/** The audit log's entries for payments of `userId` that did not match their order, oldest first. */
+export async function mismatchAudit(s: TestServer, userId: string) {
+  const { rows } = await s.deps.db.query<{ actor: string; target_label: string | null; before: unknown; after: unknown }>(
+    `select actor, target_label, before, after from private.admin_audit_log where action = 'purchase.payment_mismatch' and target_id = $1 order by id`,
+    [userId],
+  );
+  return rows;
+}
+
+/** The alerts mailed to `to` about the provider's capture or refund `reference`. */
+export async function mismatchAlerts(s: TestServer, to: string, reference: string) {
+  const { rows } = await s.deps.db.query<{ subject: string; text_body: string }>(
+    `select subject, text_body from nodeharbor.outbox where to_address = $1 and subject = $2 and strpos(text_body, $3) > 0 order by id`,
+    [to, PAYMENT_MISMATCH_SUBJECT, reference],
+  );
+  return rows;
 }

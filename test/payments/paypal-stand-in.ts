@@ -14,10 +14,23 @@ export type StandInOrder = {
   returnUrl: string;
   cancelUrl: string;
   captureId?: string;
+  /** What the capture took, when it is not the order's own amount. */
+  captured?: PayPalMoney;
 };
 
+/** PayPal's money object: an ISO-4217 currency and a value written in its decimals ("9.00", or "9" for yen). */
+export type PayPalMoney = { currency_code: string; value: string };
+
 /** A refund of a capture, made through the API or in PayPal's dashboard, or a reversal (chargeback). */
-export type StandInRefund = { id: string; captureId: string; orderId: string; value: string; customId: string | null; status: 'COMPLETED' | 'PENDING' };
+export type StandInRefund = {
+  id: string;
+  captureId: string;
+  orderId: string;
+  currency: string;
+  value: string;
+  customId: string | null;
+  status: 'COMPLETED' | 'PENDING';
+};
 
 /** `refused` is a lasting 422 that is not a decline (the merchant account is restricted). */
 export type Failure = 'none' | 'declined' | 'refused' | '5xx' | 'timeout';
@@ -41,6 +54,11 @@ export type PayPalStandIn = {
     refund: Exclude<Failure, 'declined'> | 'pending' | 'lost';
   };
   calls: { token: number; create: number; get: number; capture: number; captured: number; verify: number; refund: number };
+  /**
+   * What PayPal's next captures or API refunds take in place of what was asked: another currency or
+   * another amount, as a misbehaving or compromised PayPal account would answer.
+   */
+  answer: { capture: PayPalMoney | null; refund: PayPalMoney | null };
   /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
   approve(orderId: string): string;
   /** The buyer cancels on PayPal; answers the cancel URL. */
@@ -50,7 +68,7 @@ export type PayPalStandIn = {
   /** A webhook delivery as PayPal sends it, signed (or not, with `forged`). */
   delivery(eventType: string, orderId: string, opts?: { forged?: boolean }): { headers: Record<string, string>; body: string };
   /** PayPal takes money back from a captured order on its own: a refund in its dashboard, or a reversal. */
-  refundElsewhere(orderId: string, value: string): StandInRefund;
+  refundElsewhere(orderId: string, value: string, currency?: string): StandInRefund;
   /** PAYMENT.CAPTURE.REFUNDED or .REVERSED for a refund, signed as PayPal sends it. */
   refundDelivery(eventType: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', refund: StandInRefund): { headers: Record<string, string>; body: string };
   close(): Promise<void>;
@@ -103,6 +121,19 @@ const NOT_FOUND = (id: string) => ({
 
 const UNPROCESSABLE = 'The requested action could not be performed, semantically incorrect, or failed business validation.';
 
+/**
+ * A capture's seller_receivable_breakdown: the gross in the capture's own currency, PayPal's fee
+ * (3.49% + 0.49, its US rate) and what the payee nets. NodeHarbor reads none of it (decision 031).
+ */
+function receivable(gross: PayPalMoney) {
+  const decimals = gross.value.includes('.') ? 2 : 0;
+  const unit = 10 ** decimals;
+  const total = Math.round(Number(gross.value) * unit);
+  const fee = Math.round(total * 0.0349 + 0.49 * unit);
+  const money = (n: number) => ({ currency_code: gross.currency_code, value: (n / unit).toFixed(decimals) });
+  return { gross_amount: gross, paypal_fee: money(fee), net_amount: money(total - fee) };
+}
+
 export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   const orders = new Map<string, StandInOrder>();
   const byRequestId = new Map<string, string>();
@@ -129,8 +160,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   const captureJson = (o: StandInOrder) => ({
     id: o.captureId,
     status: 'COMPLETED',
-    amount: { currency_code: 'USD', value: o.value },
+    amount: o.captured ?? { currency_code: 'USD', value: o.value },
     final_capture: true,
+    seller_receivable_breakdown: receivable(o.captured ?? { currency_code: 'USD', value: o.value }),
     custom_id: o.purchaseId,
     invoice_id: o.purchaseId,
     supplementary_data: { related_ids: { order_id: o.id } },
@@ -142,9 +174,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   const refundJson = (r: StandInRefund) => ({
     id: r.id,
     status: r.status,
-    amount: { currency_code: 'USD', value: r.value },
+    amount: { currency_code: r.currency, value: r.value },
     ...(r.customId ? { custom_id: r.customId } : {}),
-    seller_payable_breakdown: { gross_amount: { currency_code: 'USD', value: r.value } },
+    seller_payable_breakdown: { gross_amount: { currency_code: r.currency, value: r.value } },
     create_time: new Date().toISOString(),
     update_time: new Date().toISOString(),
     links: [
@@ -190,6 +222,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     refunds,
     fail: { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' },
     calls: { token: 0, create: 0, get: 0, capture: 0, captured: 0, verify: 0, refund: 0 },
+    answer: { capture: null, refund: null },
     approve(orderId) {
       const o = orders.get(orderId)!;
       if (o.status === 'PAYER_ACTION_REQUIRED') o.status = 'APPROVED';
@@ -212,9 +245,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       const resource = checkout ? orderJson(o) : { ...captureJson(o), id: o.captureId ?? paypalId() };
       return signed(eventType, checkout ? 'checkout-order' : 'capture', resource, opts.forged);
     },
-    refundElsewhere(orderId, value) {
+    refundElsewhere(orderId, value, currency = 'USD') {
       const o = orders.get(orderId)!;
-      const r: StandInRefund = { id: paypalId(), captureId: o.captureId!, orderId, value, customId: null, status: 'COMPLETED' };
+      const r: StandInRefund = { id: paypalId(), captureId: o.captureId!, orderId, currency, value, customId: null, status: 'COMPLETED' };
       refunds.set(r.id, r);
       return r;
     },
@@ -343,6 +376,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         }
         o.status = 'COMPLETED';
         o.captureId = paypalId();
+        if (s.answer.capture) o.captured = s.answer.capture;
         s.calls.captured++;
         return { status: 201, body: { ...orderJson(o), payer: { payer_id: 'STANDINPAYER1' } } };
       }
@@ -380,7 +414,8 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         id: paypalId(),
         captureId,
         orderId: o.id,
-        value: (cents / 100).toFixed(2),
+        currency: s.answer.refund?.currency_code ?? b.amount?.currency_code ?? 'USD',
+        value: s.answer.refund?.value ?? (cents / 100).toFixed(2),
         customId: b.custom_id ?? null,
         status: s.fail.refund === 'pending' ? 'PENDING' : 'COMPLETED',
       };

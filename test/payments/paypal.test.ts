@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reconcilePendingPurchases } from '../../src/server/payments/reconcile';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
-import { age, balance, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
+import { paymentMismatchParagraphs } from '../../src/shared/payment-mismatch';
+import { age, balance, mismatchAlerts, mismatchAudit, purchase, purchaseLedger, purchaseRow, visit } from './helpers';
 import { payPalServerEnv, startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
 import { expectLedgerBalanced } from '../helpers/ledger';
 
@@ -16,6 +17,7 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
   });
   afterEach(async () => {
     paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' };
+    paypal.answer = { capture: null, refund: null };
     await expectLedgerBalanced(s.deps.db);
   });
   afterAll(async () => {
@@ -222,6 +224,115 @@ describe('purchase-credits through PayPal (local stand-in)', () => {
     const { orderId } = await started(2);
     expect(paypal.calls.token).toBe(tokensBefore + 1);
     expect(paypal.orders.has(orderId)).toBe(true);
+  });
+
+  // Issue 42, item 2: what PayPal captured is compared with the order, currency and amount, exactly.
+  describe('a capture that does not match its order', () => {
+    let admin: TestUser;
+    beforeAll(async () => {
+      admin = await createTestUser(s, { admin: true });
+    });
+    const receipts = async (userId: string) => (await s.deps.db.query('select number from public.billing_documents where user_id = $1', [userId])).rows;
+
+    it('a JPY 9 capture of a $9.00 order credits nothing, rejects the purchase, is audited once and alerts the admins once', async () => {
+      const { user, purchaseId, orderId } = await started(9);
+      // PayPal writes yen without decimals (its money object's value); read as dollars it was $9.00.
+      paypal.answer.capture = { currency_code: 'JPY', value: '9' };
+      expect(await visit(paypal.approve(orderId))).toMatchObject({ status: 303, location: '/dashboard/billing?payment=failed' });
+      const captureId = paypal.orders.get(orderId)!.captureId!;
+      expect(paypal.orders.get(orderId)!.status).toBe('COMPLETED');
+
+      expect((await purchaseRow(s, purchaseId))!.status).toBe('rejected');
+      // Rejected, and why: what PayPal took, kept on the purchase.
+      expect((await s.deps.db.query('select mismatch from public.credit_purchases where id = $1', [purchaseId])).rows).toEqual([{ mismatch: 'JPY 9' }]);
+      expect(await balance(user.client)).toBe('0');
+      expect(await purchaseLedger(s, user.id)).toEqual([]);
+      expect(await receipts(user.id)).toEqual([]);
+      const audit = await mismatchAudit(s, user.id);
+      expect(audit).toEqual([
+        {
+          actor: 'server',
+          target_label: user.email,
+          before: { purchase_id: purchaseId, order_id: orderId, expectation: 'exactly', expected: 'USD 9.00' },
+          after: { what: 'capture', reference: captureId, reported: 'JPY 9' },
+        },
+      ]);
+      const alerts = await mismatchAlerts(s, admin.email, captureId);
+      expect(alerts.map((a) => a.text_body)).toEqual([
+        paymentMismatchParagraphs({
+          what: 'capture',
+          reference: captureId,
+          order_id: orderId,
+          user_email: user.email,
+          reported: 'JPY 9',
+          expectation: 'exactly',
+          expected: 'USD 9.00',
+        }).join('\n\n'),
+      ]);
+
+      // PayPal's capture notification, many times over, the return URL again and reconciliation: still nothing.
+      const captured = paypal.delivery('PAYMENT.CAPTURE.COMPLETED', orderId);
+      expect((await Promise.all(Array.from({ length: 20 }, () => deliver(captured)))).map((a) => a.status)).toEqual(Array<number>(20).fill(200));
+      await visit(paypal.approve(orderId));
+      await age(s, purchaseId, 40);
+      await reconcilePendingPurchases(s.deps);
+      // Nor does a later report of the right amount make that capture right.
+      delete paypal.orders.get(orderId)!.captured;
+      expect((await deliver(paypal.delivery('PAYMENT.CAPTURE.COMPLETED', orderId))).status).toBe(200);
+      expect((await purchaseRow(s, purchaseId))!.status).toBe('rejected');
+      expect(await balance(user.client)).toBe('0');
+      expect(await purchaseLedger(s, user.id)).toEqual([]);
+      expect(await mismatchAudit(s, user.id)).toHaveLength(1);
+      expect(await mismatchAlerts(s, admin.email, captureId)).toHaveLength(1);
+    });
+
+    it.each<{ value: string; off: string; path: 'return URL' | 'webhook' }>([
+      { value: '9.01', off: 'one cent more', path: 'webhook' },
+      { value: '8.99', off: 'one cent less', path: 'return URL' },
+      { value: '9.001', off: 'a tenth of a cent more', path: 'webhook' },
+    ])('a capture of USD $value for a USD 9.00 order ($off, by the $path) credits nothing, is audited and alerts the admins', async ({ value, path }) => {
+      const { user, purchaseId, orderId } = await started(9);
+      if (path === 'return URL') {
+        paypal.answer.capture = { currency_code: 'USD', value };
+        expect(await visit(paypal.approve(orderId))).toMatchObject({ status: 303, location: '/dashboard/billing?payment=failed' });
+      } else {
+        // Captured at PayPal (say after a review): its notification is the only news.
+        paypal.approve(orderId);
+        const o = paypal.orders.get(orderId)!;
+        o.status = 'COMPLETED';
+        o.captureId = `CAPTURE${value.replace('.', '')}${purchaseId.slice(0, 6)}`.toUpperCase();
+        o.captured = { currency_code: 'USD', value };
+        expect((await deliver(paypal.delivery('PAYMENT.CAPTURE.COMPLETED', orderId))).status).toBe(200);
+      }
+      const captureId = paypal.orders.get(orderId)!.captureId!;
+      expect((await purchaseRow(s, purchaseId))!.status).toBe('rejected');
+      expect(await balance(user.client)).toBe('0');
+      expect(await purchaseLedger(s, user.id)).toEqual([]);
+      expect(await receipts(user.id)).toEqual([]);
+      expect((await mismatchAudit(s, user.id)).map((a) => a.after)).toEqual([{ what: 'capture', reference: captureId, reported: `USD ${value}` }]);
+      expect(await mismatchAlerts(s, admin.email, captureId)).toHaveLength(1);
+    });
+
+    it('reads an amount as dollars only when it is written as PayPal writes dollars', async () => {
+      const read = async (currency: string | null, value: string | null) =>
+        (await s.deps.db.query<{ d: string | null }>('select private.provider_dollars($1, $2)::text as d', [currency, value])).rows[0]!.d;
+      expect(await read('USD', '19.99')).toBe('19.99');
+      expect(await read('USD', '10')).toBe('10');
+      expect(await read('USD', '10.5')).toBe('10.5');
+      for (const [currency, value] of [
+        ['JPY', '9'],
+        ['usd', '9.00'],
+        ['USD', ''],
+        ['USD', '-1.00'],
+        ['USD', '1.234'],
+        ['USD', '1e3'],
+        ['USD', ' 1.00'],
+        ['USD', '12345678901'],
+        [null, '9.00'],
+        ['USD', null],
+      ] as const)
+        expect(await read(currency, value), `${currency} ${value}`).toBeNull();
+    });
   });
 
   it('keeps credentials and tokens out of the logs', () => {

@@ -5,7 +5,8 @@ import { expectLedgerBalanced } from '../helpers/ledger';
 import { signInAal1, verifyNewFactor } from '../helpers/mfa';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, type TestUser } from '../helpers/users';
-import { balance, paidWithTestProvider, purchase, purchaseRow, visit } from './helpers';
+import { paymentMismatchParagraphs } from '../../src/shared/payment-mismatch';
+import { balance, mismatchAlerts, mismatchAudit, paidWithTestProvider, purchase, purchaseRow, visit } from './helpers';
 import { payPalServerEnv, startPayPalStandIn, type PayPalStandIn } from './paypal-stand-in';
 
 // Issue 20, item 3: refunds an admin makes through the provider, and PayPal's own refunds and
@@ -24,6 +25,7 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
   });
   afterEach(async () => {
     paypal.fail = { capture: 'none', orders: 'none', webhookSignature: 'valid', refund: 'none' };
+    paypal.answer = { capture: null, refund: null };
     await expectLedgerBalanced(s.deps.db);
   });
   afterAll(async () => {
@@ -274,6 +276,103 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     const before = (await s.deps.db.query<{ n: number }>('select count(*)::int as n from public.credit_refunds')).rows[0]!.n;
     expect((await deliver(paypal.refundDelivery('PAYMENT.CAPTURE.REVERSED', paypal.refundElsewhere('FOREIGNORDER0002', '99.00')))).status).toBe(200);
     expect((await s.deps.db.query<{ n: number }>('select count(*)::int as n from public.credit_refunds')).rows[0]!.n).toBe(before);
+  });
+
+  // Issue 42, item 2: what PayPal refunded or reversed is compared with what the order can give back.
+  describe('a refund or reversal that does not match its order', () => {
+    const creditNotes = async (userId: string) => (await documents(userId)).filter((d) => d.kind === 'credit_note');
+
+    it.each<{ currency: string; value: string }>([
+      { currency: 'JPY', value: '4' },
+      { currency: 'USD', value: '4.01' },
+    ])("an admin's USD 4.00 refund that PayPal makes as $currency $value debits nothing: held, audited, the admins alerted", async ({ currency, value }) => {
+      const { user, purchaseId, orderId } = await paid(10);
+      paypal.answer.refund = { currency_code: currency, value };
+      const r = await refund(admin.client, { purchase_id: purchaseId, amount: 4 });
+      const [made] = [...paypal.refunds.values()].filter((x) => x.orderId === orderId);
+      const mismatch = {
+        what: 'refund' as const,
+        reference: made!.id,
+        order_id: orderId,
+        user_email: user.email,
+        reported: `${currency} ${value}`,
+        expectation: 'exactly' as const,
+        expected: 'USD 4.00',
+      };
+      expect(r).toEqual({ status: 502, body: { error: paymentMismatchParagraphs(mismatch).slice(0, 2).join(' ') } });
+      expect(await refunds(purchaseId)).toEqual([{ amount: '4.00', kind: 'refund', status: 'held', provider_refund_id: made!.id }]);
+      expect(await balance(user.client)).toBe('10');
+      expect(await refundLedger(user.id)).toEqual([]);
+      expect(await creditNotes(user.id)).toEqual([]);
+      expect(await mismatchAudit(s, user.id)).toEqual([
+        {
+          actor: 'server',
+          target_label: user.email,
+          before: { purchase_id: purchaseId, order_id: orderId, expectation: 'exactly', expected: 'USD 4.00' },
+          after: { what: 'refund', reference: made!.id, reported: `${currency} ${value}` },
+        },
+      ]);
+      expect((await mismatchAlerts(s, admin.email, made!.id)).map((a) => a.text_body)).toEqual([paymentMismatchParagraphs(mismatch).join('\n\n')]);
+
+      // Its webhook, many times over, books nothing either; and the held amount stays out of reach.
+      const delivery = paypal.refundDelivery('PAYMENT.CAPTURE.REFUNDED', made!);
+      expect((await Promise.all(Array.from({ length: 20 }, () => deliver(delivery)))).every((a) => a.status === 200)).toBe(true);
+      expect(await refund(admin.client, { purchase_id: purchaseId, amount: 7 })).toEqual({ status: 409, body: { error: refundTooMuchMessage(6) } });
+      expect(await balance(user.client)).toBe('10');
+      expect(await refundLedger(user.id)).toEqual([]);
+      expect(await mismatchAudit(s, user.id)).toHaveLength(1);
+      expect(await mismatchAlerts(s, admin.email, made!.id)).toHaveLength(1);
+    });
+
+    it.each<{ event: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED'; currency: string; value: string }>([
+      { event: 'PAYMENT.CAPTURE.REFUNDED', currency: 'JPY', value: '10' },
+      { event: 'PAYMENT.CAPTURE.REVERSED', currency: 'EUR', value: '10.00' },
+      { event: 'PAYMENT.CAPTURE.REFUNDED', currency: 'USD', value: '10.01' },
+      { event: 'PAYMENT.CAPTURE.REVERSED', currency: 'USD', value: '10.01' },
+    ])(
+      '$event of $currency $value for a USD 10.00 purchase debits nothing: held, audited once, the admins alerted once',
+      async ({ event, currency, value }) => {
+        const { user, purchaseId, orderId } = await paid(10);
+        const made = paypal.refundElsewhere(orderId, value, currency);
+        const delivery = paypal.refundDelivery(event, made);
+        expect((await Promise.all(Array.from({ length: 20 }, () => deliver(delivery)))).every((a) => a.status === 200)).toBe(true);
+        const kind = event === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund';
+        // Held, it keeps what was left to refund: no admin refunds on top until a person has looked.
+        expect(await refunds(purchaseId)).toEqual([{ amount: '10.00', kind, status: 'held', provider_refund_id: made.id }]);
+        expect(await refund(admin.client, { purchase_id: purchaseId, amount: 1 })).toEqual({ status: 409, body: { error: refundTooMuchMessage(0) } });
+        expect(await balance(user.client)).toBe('10');
+        expect(await refundLedger(user.id)).toEqual([]);
+        expect(await creditNotes(user.id)).toEqual([]);
+        expect((await mails(user.email, 'We refunded%')) + (await mails(user.email, 'A payment of % was reversed'))).toBe(0);
+        expect((await mismatchAudit(s, user.id)).map((a) => [a.before, a.after])).toEqual([
+          [
+            { purchase_id: purchaseId, order_id: orderId, expectation: 'at_most', expected: 'USD 10.00' },
+            { what: kind, reference: made.id, reported: `${currency} ${value}` },
+          ],
+        ]);
+        expect(await mismatchAlerts(s, admin.email, made.id)).toHaveLength(1);
+      },
+    );
+
+    it('a refund of a purchase whose capture did not match debits nothing', async () => {
+      const user = await createTestUser(s);
+      const purchaseId = (await purchase(user.client, { amount: 9, credits_amount: 9, user_id: user.id })).body.purchase_id as string;
+      const orderId = (await purchaseRow(s, purchaseId))!.provider_order_id!;
+      paypal.answer.capture = { currency_code: 'JPY', value: '9' };
+      await visit(paypal.approve(orderId));
+      expect((await purchaseRow(s, purchaseId))!.status).toBe('rejected');
+      // Given back at PayPal, as the alert asks: the customer was never credited, so nothing is debited.
+      const made = paypal.refundElsewhere(orderId, '9.00');
+      expect((await deliver(paypal.refundDelivery('PAYMENT.CAPTURE.REFUNDED', made))).status).toBe(200);
+      expect(await refunds(purchaseId)).toEqual([{ amount: '0.00', kind: 'refund', status: 'held', provider_refund_id: made.id }]);
+      expect(await balance(user.client)).toBe('0');
+      expect(await refundLedger(user.id)).toEqual([]);
+      expect((await mismatchAudit(s, user.id)).map((a) => a.after)).toEqual([
+        { what: 'capture', reference: paypal.orders.get(orderId)!.captureId, reported: 'JPY 9' },
+        { what: 'refund', reference: made.id, reported: 'USD 9.00' },
+      ]);
+      expect(await mismatchAlerts(s, admin.email, made.id)).toHaveLength(1);
+    });
   });
 
   it('a forged refund event is refused and books nothing', async () => {

@@ -207,12 +207,15 @@ describe('purchase-credits with the built-in test provider', () => {
   it('the API roles cannot start or settle a purchase themselves', async () => {
     const direct = await user.client.from('credit_purchases').insert({ user_id: user.id, amount: 10, provider: 'test' });
     expect(direct.error).not.toBeNull();
-    const rpc = await user.client.rpc('complete_purchase', { p_order_id: 'x', p_captured_cents: 100 });
+    const rpc = await user.client.rpc('complete_purchase', { p_order_id: 'x', p_currency: 'USD', p_value: '1.00' });
     expect(rpc.error).not.toBeNull();
     // Nor book a refund, issue a document or take a number: only begin_refund, which checks for an admin.
     const { rows } = await s.deps.db.query<{ fn: string; role: string }>(
-      `select f.fn, r.role from unnest(array['private.complete_purchase(text, bigint, text, jsonb)',
-                                             'private.book_refund(uuid, uuid, text, bigint, text, jsonb)',
+      `select f.fn, r.role from unnest(array['private.complete_purchase(text, text, text, text, jsonb)',
+                                             'private.book_refund(uuid, uuid, text, text, text, text, jsonb)',
+                                             'private.record_payment_mismatch(public.credit_purchases, text, text, text, text, text, numeric)',
+                                             'private.provider_dollars(text, text)',
+                                             'private.reported_money(text, text)',
                                              'private.fail_refund(uuid, text)',
                                              'private.issue_document(text, public.credit_purchases, uuid, text, numeric, text, jsonb, timestamptz)',
                                              'private.next_document_number(text, timestamptz)',

@@ -40,7 +40,7 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
       (tx) => reserveRefund(tx, purchaseId, cents, reason || null),
     );
     const result = await makeRefund(deps, purchaseId, reserved, cents);
-    if (result.status === 'refused') return fail(c, 502, result.reason);
+    if (result.status === 'refused' || result.status === 'held') return fail(c, 502, result.reason);
     return c.json({ refund_id: reserved.refund_id, status: result.status, credit_note: result.creditNote ?? null });
   } catch (e) {
     if (e instanceof RefundRefused) return fail(c, e.status, e.message);

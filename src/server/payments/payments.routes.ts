@@ -79,7 +79,7 @@ export function paymentRoutes(deps: AppDeps): Hono {
       // The PayPal app may serve other shops too: never capture an order that is not one of ours.
       if (!(await findPurchase(db, { orderId: event.orderId }))) return c.json({ received: true });
       if (event.kind === 'approved') await captureAndCredit(deps, event.orderId);
-      else if (event.kind === 'captured') await credit(deps, event.orderId, event.capturedCents, event.captureId);
+      else if (event.kind === 'captured') await credit(deps, event.orderId, event.captured, event.captureId);
       else if (event.kind === 'closed') await closeOrder(deps, event.orderId, event.status);
       return c.json({ received: true });
     } catch (e) {

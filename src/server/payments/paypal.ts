@@ -2,10 +2,10 @@ import { isUuid } from '../../shared/validation';
 import type { PayPalConfig } from '../env';
 import { parseJsonBody } from '../http/json-body';
 import type { Logger } from '../http/logger';
-import { centsToDollars, dollarsToCents, PaymentProviderError, type CaptureResult, type OrderState, type PaymentProvider, type WebhookEvent } from './provider';
+import { centsToDollars, PaymentProviderError, type CaptureResult, type Money, type OrderState, type PaymentProvider, type WebhookEvent } from './provider';
 
 type Link = { href: string; rel: string };
-type Capture = { id?: string; status?: string; amount?: { value?: string } };
+type Capture = { id?: string; status?: string; amount?: unknown };
 type Order = {
   id: string;
   status?: string;
@@ -193,12 +193,10 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
         body: { amount: { currency_code: 'USD', value: centsToDollars(cents) }, custom_id: refundId },
       });
       if (r.status === 200 || r.status === 201) {
-        const b = r.body as { id?: unknown; status?: unknown; amount?: { value?: unknown } };
+        const b = r.body as { id?: unknown; status?: unknown; amount?: unknown };
         if (typeof b.id !== 'string') throw new PaymentProviderError('PayPal answered a refund without its id', false);
-        if (b.status === 'COMPLETED') {
-          const refunded = dollarsToCents(b.amount?.value);
-          return { status: 'completed', providerRefundId: b.id, cents: Number.isNaN(refunded) ? cents : refunded, captureId: capture };
-        }
+        // What PayPal refunded, not what we asked for: the booking compares the two.
+        if (b.status === 'COMPLETED') return { status: 'completed', providerRefundId: b.id, refunded: moneyOf(b.amount), captureId: capture };
         if (b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id, captureId: capture };
         return { status: 'refused', reason: `PayPal's refund is ${typeof b.status === 'string' ? b.status : 'in an unknown state'}` };
       }
@@ -258,11 +256,8 @@ function orderState(status: string | undefined): OrderState {
 function captureOf(order: Order): CaptureResult {
   const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
   switch (capture?.status) {
-    case 'COMPLETED': {
-      const cents = dollarsToCents(capture.amount?.value);
-      if (Number.isNaN(cents)) throw new PaymentProviderError(`PayPal's capture of order ${order.id} has no readable amount`, false);
-      return { status: 'completed', capturedCents: cents, captureId: capture.id ?? null };
-    }
+    case 'COMPLETED':
+      return { status: 'completed', captured: moneyOf(capture.amount), captureId: capture.id ?? null };
     case 'PENDING':
       return { status: 'pending' };
     case 'DECLINED':
@@ -279,7 +274,7 @@ type Resource = {
   id?: unknown;
   status?: unknown;
   custom_id?: unknown;
-  amount?: { value?: unknown };
+  amount?: unknown;
   links?: { rel?: unknown; href?: unknown }[];
   supplementary_data?: { related_ids?: { order_id?: unknown; capture_id?: unknown } };
 };
@@ -295,10 +290,7 @@ function webhookEvent(event: Record<string, unknown>): WebhookEvent {
   // Capturing is idempotent, so a completed order is settled the same way as an approved one.
   if (type === 'CHECKOUT.ORDER.APPROVED' || type === 'CHECKOUT.ORDER.COMPLETED') return { kind: 'approved', orderId };
   if (type === 'PAYMENT.CAPTURE.COMPLETED') {
-    const cents = dollarsToCents(resource.amount?.value);
-    return Number.isNaN(cents)
-      ? { kind: 'ignored', type }
-      : { kind: 'captured', orderId, capturedCents: cents, captureId: typeof resource.id === 'string' ? resource.id : null };
+    return { kind: 'captured', orderId, captured: moneyOf(resource.amount), captureId: typeof resource.id === 'string' ? resource.id : null };
   }
   const closing = CLOSING_EVENTS[type];
   if (closing) return { kind: 'closed', orderId, status: closing };
@@ -307,18 +299,23 @@ function webhookEvent(event: Record<string, unknown>): WebhookEvent {
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
+/** PayPal's money object (`currency_code`, `value`), as written; a missing field is null and matches no order. */
+function moneyOf(amount: unknown): Money {
+  const a = (typeof amount === 'object' && amount !== null ? amount : {}) as { currency_code?: unknown; value?: unknown };
+  return { currency: text(a.currency_code), value: text(a.value) };
+}
+
 /**
  * A refund resource: its capture is the "up" link (PayPal adds related ids only sometimes), and a
  * refund we asked for carries our refund id as custom_id. Only a completed one moves money.
  */
 function refundEvent(type: string, resource: Resource): WebhookEvent {
   const refundId = text(resource.id);
-  const cents = dollarsToCents(resource.amount?.value);
   const up = resource.links?.find((l) => l.rel === 'up');
   const captureId =
     text(resource.supplementary_data?.related_ids?.capture_id) ?? text(typeof up?.href === 'string' ? /\/captures\/([^/?]+)/.exec(up.href)?.[1] : null);
   const orderId = text(resource.supplementary_data?.related_ids?.order_id);
-  if (!refundId || Number.isNaN(cents) || cents < 1 || (!captureId && !orderId)) return { kind: 'ignored', type };
+  if (!refundId || (!captureId && !orderId)) return { kind: 'ignored', type };
   if (resource.status !== undefined && resource.status !== 'COMPLETED') return { kind: 'ignored', type };
   const ours = text(resource.custom_id);
   return {
@@ -326,7 +323,7 @@ function refundEvent(type: string, resource: Resource): WebhookEvent {
     captureId,
     orderId,
     refundId,
-    cents,
+    amount: moneyOf(resource.amount),
     reversal: type === 'PAYMENT.CAPTURE.REVERSED',
     ourRefundId: ours && isUuid(ours) ? ours : null,
   };

@@ -3,9 +3,16 @@ export type OrderState = 'awaiting_approval' | 'approved' | 'completed' | 'voide
 
 export type ProviderOrder = { id: string; state: OrderState };
 
-/** What a capture did. Amounts are in cents. */
+/**
+ * An amount as the provider reported it: its currency and value exactly as written (PayPal's
+ * `amount.currency_code` and `amount.value`), not yet read as ours. The database compares both with
+ * the order (decision 031), so a reading here can never turn yen into dollars.
+ */
+export type Money = { currency: string | null; value: string | null };
+
+/** What a capture did. */
 export type CaptureResult =
-  | { status: 'completed'; capturedCents: number; captureId: string | null }
+  | { status: 'completed'; captured: Money; captureId: string | null }
   /** The provider holds the money for review (it may take up to 48 hours): a webhook or reconciliation finishes it. */
   | { status: 'pending' }
   | { status: 'declined'; reason: string }
@@ -13,19 +20,19 @@ export type CaptureResult =
 
 /** What a refund request did: done, accepted for later (a webhook finishes it), or refused. */
 export type RefundResult =
-  | { status: 'completed'; providerRefundId: string; cents: number; captureId: string | null }
+  | { status: 'completed'; providerRefundId: string; refunded: Money; captureId: string | null }
   | { status: 'pending'; providerRefundId: string; captureId: string | null }
   | { status: 'refused'; reason: string };
 
 /** A verified webhook event that concerns one of our orders. */
 export type WebhookEvent =
   | { kind: 'approved'; orderId: string }
-  | { kind: 'captured'; orderId: string; capturedCents: number; captureId: string | null }
+  | { kind: 'captured'; orderId: string; captured: Money; captureId: string | null }
   /**
    * Money went back to the buyer: a refund (ours, made in the provider's dashboard) or a reversal
    * (a chargeback). `ourRefundId` is the refund we asked for, when it was ours.
    */
-  | { kind: 'refunded'; captureId: string | null; orderId: string | null; refundId: string; cents: number; reversal: boolean; ourRefundId: string | null }
+  | { kind: 'refunded'; captureId: string | null; orderId: string | null; refundId: string; amount: Money; reversal: boolean; ourRefundId: string | null }
   | { kind: 'closed'; orderId: string; status: 'rejected' | 'expired' }
   | { kind: 'ignored'; type: string };
 
@@ -65,11 +72,4 @@ export interface PaymentProvider {
 /** Dollars as PayPal and numeric(12,2) write them. */
 export function centsToDollars(cents: number): string {
   return (cents / 100).toFixed(2);
-}
-
-/** "12.34" → 1234, or NaN when it is not a money amount. */
-export function dollarsToCents(value: unknown): number {
-  if (typeof value !== 'string' || !/^\d+(\.\d{1,2})?$/.test(value)) return NaN;
-  const [whole, frac = ''] = value.split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
 }

@@ -1,6 +1,8 @@
-import { isDbError, type Database } from '../db/database';
+import { isDbError, type Database, type Queryable } from '../db/database';
 import { withClaims } from '../db/with-claims';
 import type { Seller } from '../../shared/billing-documents';
+import type { Mismatch } from './mismatch';
+import type { Money } from './provider';
 
 export type PurchaseStatus = 'pending' | 'completed' | 'rejected' | 'expired';
 
@@ -34,18 +36,23 @@ export async function attachOrder(db: Database, purchaseId: string, orderId: str
   await db.query('select private.attach_purchase_order($1, $2)', [purchaseId, orderId]);
 }
 
-export type CompleteOutcome = { outcome: 'credited' | 'already' | 'unknown'; user_id?: string; amount?: string; receipt?: string };
+export type CompleteOutcome =
+  { outcome: 'credited' | 'already' | 'unknown'; user_id?: string; amount?: string; receipt?: string } | (Mismatch & { status: PurchaseStatus });
 
-/** Credits the purchase of this order once and issues its receipt (see private.complete_purchase). */
+/**
+ * Credits the purchase of this order once and issues its receipt, when the capture is in the
+ * order's currency and amount; otherwise holds it (see private.complete_purchase).
+ */
 export async function completePurchase(
-  db: Database,
+  q: Queryable,
   orderId: string,
-  captured: { cents: number; captureId: string | null },
+  captured: Money & { captureId: string | null },
   seller: Seller,
 ): Promise<CompleteOutcome> {
-  const { rows } = await db.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4) as r', [
+  const { rows } = await q.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4, $5) as r', [
     orderId,
-    captured.cents,
+    captured.currency,
+    captured.value,
     captured.captureId,
     seller,
   ]);

@@ -1,10 +1,12 @@
 import { storedDocumentPdf } from '../billing/document-pdf';
 import { isDbError, type Queryable } from '../db/database';
 import { refundMail } from '../mail/templates/refund';
-import { PaymentProviderError, type RefundResult, type WebhookEvent } from './provider';
+import { PAYMENT_MISMATCH_SUBJECT, paymentMismatchParagraphs } from '../../shared/payment-mismatch';
+import { alertAdmins, type Mismatch } from './mismatch';
+import { PaymentProviderError, type Money, type RefundResult, type WebhookEvent } from './provider';
 import type { SettleDeps } from './settle';
 
-export type BookedRefund = {
+type Booked = {
   outcome: 'booked' | 'already' | 'unknown';
   refund_id?: string;
   user_id?: string;
@@ -14,22 +16,31 @@ export type BookedRefund = {
   balance?: string;
 };
 
-type Booking = { purchaseId: string; ourRefundId: string | null; providerRefundId: string; cents: number; kind: 'refund' | 'reversal' };
+export type BookedRefund = Booked | Mismatch;
+
+type Booking = { purchaseId: string; ourRefundId: string | null; providerRefundId: string; amount: Money; kind: 'refund' | 'reversal' };
 
 /**
  * Books money that went back to the buyer, once (see private.book_refund): the debit, the credit
- * note, and the customer's mail, which is queued only by the call that booked.
+ * note, and the customer's mail, which is queued only by the call that booked. A refund or
+ * reversal in another currency, or of an amount the purchase cannot give back, debits nothing: it
+ * is held and the admins are alerted.
  */
 export async function bookRefund(deps: SettleDeps, b: Booking): Promise<BookedRefund> {
-  const { rows } = await deps.db.query<{ r: BookedRefund }>('select private.book_refund($1, $2, $3, $4, $5, $6) as r', [
-    b.purchaseId,
-    b.ourRefundId,
-    b.providerRefundId,
-    b.cents,
-    b.kind,
-    deps.seller,
-  ]);
-  const r = rows[0]!.r;
+  const r = await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ r: BookedRefund }>('select private.book_refund($1, $2, $3, $4, $5, $6, $7) as r', [
+      b.purchaseId,
+      b.ourRefundId,
+      b.providerRefundId,
+      b.amount.currency,
+      b.amount.value,
+      b.kind,
+      deps.seller,
+    ]);
+    const booked = rows[0]!.r;
+    if (booked.outcome === 'mismatch') await alertAdmins(deps, tx, booked);
+    return booked;
+  });
   if (r.outcome !== 'booked') return r;
   deps.logger.info('refund booked', { purchase_id: b.purchaseId, refund_id: r.refund_id, kind: r.kind });
   // A reversal can take credit that was already spent; the admin area flags the account.
@@ -56,7 +67,7 @@ export async function bookRefundEvent(deps: SettleDeps, event: Extract<WebhookEv
     purchaseId: rows[0].id,
     ourRefundId: event.ourRefundId,
     providerRefundId: event.refundId,
-    cents: event.cents,
+    amount: event.amount,
     kind: event.reversal ? 'reversal' : 'refund',
   });
 }
@@ -97,7 +108,12 @@ export async function reserveRefund(tx: Queryable, purchaseId: string, cents: nu
  * When the provider does not answer, the refund may have been made: it stays reserved, its
  * webhook books it, and an admin's retry of the same amount asks again under the same id.
  */
-export async function makeRefund(deps: SettleDeps, purchaseId: string, reserved: Reserved, cents: number): Promise<RefundResult & { creditNote?: string }> {
+export async function makeRefund(
+  deps: SettleDeps,
+  purchaseId: string,
+  reserved: Reserved,
+  cents: number,
+): Promise<(RefundResult & { creditNote?: string }) | { status: 'held'; reason: string }> {
   const fail = (reason: string) => deps.db.query('select private.fail_refund($1, $2)', [reserved.refund_id, reason]);
   if (reserved.provider !== deps.payments.name || !reserved.order_id) {
     const reason = `This purchase was paid through ${reserved.provider}, which is not the payment provider configured now`;
@@ -129,14 +145,17 @@ export async function makeRefund(deps: SettleDeps, purchaseId: string, reserved:
     purchaseId,
     ourRefundId: reserved.refund_id,
     providerRefundId: result.providerRefundId,
-    cents: result.cents,
+    amount: result.refunded,
     kind: 'refund',
   });
+  // PayPal refunded other than we asked: the admin is told what, in the alert's words.
+  if (booked.outcome === 'mismatch')
+    return { status: 'held', reason: booked.first ? paymentMismatchParagraphs(booked).slice(0, 2).join(' ') : PAYMENT_MISMATCH_SUBJECT };
   return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
 }
 
 /** The customer's mail for a booked refund or reversal. Best effort: the booking stands if this fails. */
-async function queueRefundMail(deps: SettleDeps, r: BookedRefund): Promise<void> {
+async function queueRefundMail(deps: SettleDeps, r: Booked): Promise<void> {
   try {
     const { rows } = await deps.db.query<{ email: string | null }>('select email from auth.users where id = $1', [r.user_id]);
     const to = rows[0]?.email;

@@ -1,6 +1,8 @@
 import { storedDocumentPdf } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
+import { alertAdmins } from './mismatch';
+import type { Money } from './provider';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
 
 /** What settling needs: the request handlers and the reconciliation job both have it. */
@@ -18,7 +20,7 @@ export async function captureAndCredit(deps: SettleDeps, orderId: string): Promi
   const result = await deps.payments.captureOrder(orderId);
   switch (result.status) {
     case 'completed':
-      return credit(deps, orderId, result.capturedCents, result.captureId);
+      return credit(deps, orderId, result.captured, result.captureId);
     case 'declined':
       return closeOrder(deps, orderId, 'rejected');
     case 'pending':
@@ -27,9 +29,18 @@ export async function captureAndCredit(deps: SettleDeps, orderId: string): Promi
   }
 }
 
-/** Credits a captured order once; the receipt goes out only from the call that credited. */
-export async function credit(deps: SettleDeps, orderId: string, capturedCents: number, captureId: string | null): Promise<Settlement> {
-  const r = await completePurchase(deps.db, orderId, { cents: capturedCents, captureId }, deps.seller);
+/**
+ * Credits a captured order once; the receipt goes out only from the call that credited. A capture
+ * in another currency or amount credits nothing: the admins are alerted and the purchase stays as
+ * the database left it (rejected, when it was pending).
+ */
+export async function credit(deps: SettleDeps, orderId: string, captured: Money, captureId: string | null): Promise<Settlement> {
+  const r = await deps.db.transaction(async (tx) => {
+    const outcome = await completePurchase(tx, orderId, { ...captured, captureId }, deps.seller);
+    if (outcome.outcome === 'mismatch') await alertAdmins(deps, tx, outcome);
+    return outcome;
+  });
+  if (r.outcome === 'mismatch') return r.status;
   if (r.outcome === 'unknown') {
     deps.logger.warn('captured order has no purchase', { order_id: orderId });
     return 'unknown';

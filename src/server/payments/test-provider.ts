@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
-import { PaymentProviderError, type OrderState, type PaymentProvider } from './provider';
+import { centsToDollars, PaymentProviderError, type OrderState, type PaymentProvider } from './provider';
 
 export type TestOrder = {
   id: string;
@@ -53,7 +53,7 @@ export function createTestProvider(db: Database): PaymentProvider {
           where id = $1 and status in ('APPROVED', 'COMPLETED') returning amount_cents`,
         [orderId],
       );
-      if (rows[0]) return { status: 'completed', capturedCents: Number(rows[0].amount_cents), captureId: null };
+      if (rows[0]) return { status: 'completed', captured: { currency: 'USD', value: centsToDollars(Number(rows[0].amount_cents)) }, captureId: null };
       const order = await findTestOrder(db, orderId);
       if (!order) throw new PaymentProviderError(`No test order ${orderId}`, false);
       return order.status === 'VOIDED' ? { status: 'declined', reason: 'REJECTED_ON_TEST_PAGE' } : { status: 'not_approved' };
@@ -63,7 +63,7 @@ export function createTestProvider(db: Database): PaymentProvider {
       const order = await findTestOrder(db, orderId);
       if (order?.status !== 'COMPLETED') return { status: 'refused', reason: `Test order ${orderId} was never paid` };
       // What is left to refund is the database's to check (private.begin_refund); no money moves.
-      return { status: 'completed', providerRefundId: `TEST-REFUND-${refundId}`, cents, captureId: null };
+      return { status: 'completed', providerRefundId: `TEST-REFUND-${refundId}`, refunded: { currency: 'USD', value: centsToDollars(cents) }, captureId: null };
     },
 
     // The test provider sends no webhooks, so none is authentic.
