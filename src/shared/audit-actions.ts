@@ -1,7 +1,9 @@
 /** The admin audit log's actions (private.admin_audit_log.action) in words, for the admin area's "Audit log" tab. */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'credit.add': 'Credit added',
+  'database.restore': 'Database restored from a backup',
   'mail.read': 'Mail read',
+  'purchase.payment_mismatch': 'Payment did not match its order',
   'purchase.refund': 'Refund requested',
   'purchase.refund_failed': 'Refund refused by the provider',
   'role.admin.grant': 'Admin role granted',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { decryptSecret } from '../../src/server/auth/mfa-secrets';
 import { bootstrap } from '../../src/server/bootstrap';
 import { backup } from '../../src/server/cli/backup';
 import { describeFailure } from '../../src/server/cli/cli-error';
+import { cliActor } from '../../src/server/cli/command';
 import { restore } from '../../src/server/cli/restore';
 import type { AppDeps } from '../../src/server/deps';
 import { createUser } from '../../src/server/auth/users';
@@ -18,7 +19,7 @@ import { dumpTables } from '../helpers/dump';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
 import { until } from '../helpers/wait';
-import { balancesOffTheLedger, holdings, openBackup, packBackup } from './data';
+import { addRow, balancesOffTheLedger, editRow, holdings, openBackup, packBackup } from './data';
 
 const JWT_SECRET = 'backup-test-jwt-secret-that-is-long-enough-0123456789';
 // The site's address, which a restored site keeps: its sessions' tokens name it as their issuer.
@@ -32,6 +33,8 @@ let printedByBackup: string[];
 /** What the source held when the backup was taken. */
 let atBackup: Awaited<ReturnType<typeof holdings>>;
 let owner: TestUser;
+let other: TestUser;
+let admin: TestUser;
 let factor: { id: string; secret: string };
 let folder: string;
 let file: string;
@@ -78,9 +81,9 @@ beforeAll(async () => {
   s = await startTestServer({ JWT_SECRET, ENCRYPTION_KEY: KEY_A, PUBLIC_URL, RATE_LIMITS_ENABLED: 'false' });
   owner = await createTestUser(s, { credits: 25, fullName: 'Owner' });
   await createService(owner, 'town-one');
-  const other = await createTestUser(s, { credits: 12.5 });
+  other = await createTestUser(s, { credits: 12.5 });
   await createService(other, 'town-two');
-  await createTestUser(s, { admin: true });
+  admin = await createTestUser(s, { admin: true });
   const { data, error } = await owner.client.auth.mfa.enroll({ factorType: 'totp' });
   if (error) throw error;
   factor = { id: data.id, secret: data.totp.secret };
@@ -105,7 +108,7 @@ describe('a backup', () => {
     ]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const { manifest, content } = openBackup(readFileSync(file));
-    expect(manifest).toMatchObject({ format: 'nodeharbor-backup', version: 1, database: s.deps.db.kind });
+    expect(manifest).toMatchObject({ format: 'nodeharbor-backup', version: 1, database: s.deps.db.kind, signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect((manifest.tables as { name: string }[]).map((t) => t.name)).not.toContain('nodeharbor.migrations');
     expect(manifest.migrations).toContain('migrations/0022_tell_renewal_months_and_next_payment.sql');
     // No secret in it: neither key, nor the JWT secret, nor the decrypted API key.
@@ -128,12 +131,16 @@ describe('a restore', () => {
   it('into a fresh DATA_DIR brings back the users, ledger, services and readable keys, and sessions go on', async () => {
     const target = await freshDataDir();
     const printed = await cli(restore, target, { from: file });
-    expect(printed[0]).toMatch(
+    expect(printed[0]).toBe(`Admins now: no one. Admins after the restore: ${admin.email} (new: ${admin.email}).`);
+    expect(printed[1]).toMatch(
       new RegExp(
         `^Restored 3 user\\(s\\), 2 service\\(s\\) and 4 ledger row\\(s\\) \\(\\$17\\.50 in total\\), \\d+ rows in ${tableCount()} tables from ${file}, taken \\d{4}-`,
       ),
     );
-    expect(printed[1]).toBe('Sessions stay valid: JWT_SECRET is the one the backup was taken with.');
+    expect(printed[2]).toBe('Sessions stay valid: JWT_SECRET is the one the backup was taken with.');
+    expect(printed[3]).toMatch(
+      /^The data it replaced, its audit log included, is kept in .*\/nodeharbor-before-restore-\d{8}-\d{6}-\d{3}\.jsonl\.gz: restore that file to undo this\.$/,
+    );
     expect(await holdings(target.db)).toEqual(await expected());
     const [row] = (await target.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows;
     expect(decryptSecret(target.encryptionKeys, factor.id, row!.secret)).toBe(factor.secret);
@@ -169,7 +176,7 @@ describe('a restore', () => {
       'This database already holds data (1 user(s), 0 service(s), 1 ledger row(s)): run again with --force to replace all of it.\nNothing was changed.',
     ]);
     expect(await dumpTables(target.db)).toBe(before);
-    expect((await cli(restore, target, { from: file, force: true }))[0]).toMatch(/^Restored 3 user\(s\)/);
+    expect((await cli(restore, target, { from: file, force: true }))[1]).toMatch(/^Restored 3 user\(s\)/);
     expect(await holdings(target.db)).toEqual(await expected());
   });
 
@@ -177,7 +184,7 @@ describe('a restore', () => {
     const target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
     await grantRole(target.db, (await createUser(target.db, { email: 'first-admin@nodeharbor.test', password: 'correct-horse-battery' })).id, 'admin');
     expect((await target.db.query('select 1 from public.admin_users')).rowCount).toBe(1);
-    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\)/);
+    expect((await cli(restore, target, { from: file }))[1]).toMatch(/^Restored 3 user\(s\)/);
   });
 
   it('into a database with another ENCRYPTION_KEY is refused, changing nothing; with the old key as ENCRYPTION_KEY_PREVIOUS it encrypts them again', async () => {
@@ -196,7 +203,7 @@ describe('a restore', () => {
       },
     );
     const printed = await cli(restore, rotating, { from: file });
-    expect(printed[1]).toBe('JWT_SECRET is not the one the backup was taken with: everyone signed in before must sign in again.');
+    expect(printed[2]).toBe('JWT_SECRET is not the one the backup was taken with: everyone signed in before must sign in again.');
     // Readable with the new key alone, and the old one no longer opens anything.
     const rotated = await bootstrap(loadConfig({ DATA_DIR: folder, JWT_SECRET, ENCRYPTION_KEY: KEY_B, LOG_LEVEL: 'silent' }), {
       db: { ...other.db, close: async () => {} },
@@ -276,7 +283,7 @@ describe('a restore', () => {
           const { manifest, content } = openBackup(original());
           const tables = (manifest.tables as { name: string }[]).map((t) => (t.name === 'public.products' ? { ...t, name: 'public.goods' } : t));
           const renamed = content.map((l) => (l === '["table","public.products"]' ? '["table","public.goods"]' : l));
-          return packBackup({ ...manifest, tables }, renamed, { rehash: true });
+          return packBackup({ ...manifest, tables }, renamed, { signWith: KEY_A });
         },
         (f) => `${f} lists other tables than this database has, though at the same migration: it was not taken by NodeHarbor.`,
       ],
@@ -321,9 +328,164 @@ describe('a restore', () => {
       await Promise.all(writers);
     }
     const target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
-    expect((await cli(restore, target, { from: during }))[0]).toMatch(/^Restored 7 user\(s\)/);
+    expect((await cli(restore, target, { from: during }))[1]).toMatch(/^Restored 7 user\(s\)/);
     expect(await balancesOffTheLedger(target.db)).toEqual([]);
     console.log(`${added} credits added by 4 writers while the backup was taken; every restored balance equals its ledger`);
+  });
+});
+
+// Issue 42, item 1: an edited backup made a customer an admin, or a service_role user.
+describe('a restore checks what it loads', () => {
+  let target: AppDeps;
+  let before: string;
+  const original = () => openBackup(readFileSync(file));
+  /** The pre-restore backups in the backups folder: one a refused restore must not leave. */
+  const kept = () => readdirSync(folder).filter((f) => f.startsWith('nodeharbor-before-restore-'));
+  const write = (bytes: Buffer) => {
+    const path = join(folder, `edited-${Math.random().toString(36).slice(2)}.jsonl.gz`);
+    writeFileSync(path, bytes);
+    return path;
+  };
+  /** The source's balances as a restore describes them, largest first: owner's and other's, after their services' charges. */
+  const balances = () => {
+    const funded = atBackup.users.filter((u) => Number(u.balance) > 0).sort((a, b) => Number(b.balance) - Number(a.balance));
+    return `$17.50 in balances to ${funded.length} user(s) (the largest: ${funded.map((u) => `${u.email} $${u.balance}`).join(', ')})`;
+  };
+  beforeAll(async () => {
+    target = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+    await addCredits(target.db, (await createUser(target.db, { email: 'kept-42@nodeharbor.test', password: 'correct-horse-battery' })).id, 2, 'kept');
+    before = await dumpTables(target.db);
+  });
+
+  /** bob (other) made an admin by a row added to public.admin_users. */
+  const withAdmin = () => {
+    const { manifest, content } = original();
+    const row = JSON.parse(content[content.indexOf('["table","public.admin_users"]') + 1]!) as Record<string, unknown>;
+    return addRow(manifest, content, 'public.admin_users', { ...row, user_id: other.id });
+  };
+  /** mallory (owner) given the role service_role. */
+  const withServiceRole = () => {
+    const { manifest, content } = original();
+    return { manifest, content: editRow(content, 'auth.users', owner.id, (l) => l.replace('"role":"authenticated"', '"role":"service_role"')) };
+  };
+  const pack = (e: ReturnType<typeof original>, opts: Parameters<typeof packBackup>[2]) => packBackup(e.manifest, e.content, opts);
+  const foreign = (f: string) => `${f} is not signed by this installation (another ENCRYPTION_KEY signed it, or it was changed since)`;
+  const roleRefused = (f: string) =>
+    `${f} gives ${owner.email} the role service_role: a user's role is only ever authenticated, so NodeHarbor did not write it.\nNothing was changed.`;
+
+  const edited: [string, () => Buffer, Record<string, boolean>, (f: string) => string][] = [
+    [
+      'an added admin, hashed again',
+      () => pack(withAdmin(), { rehash: true }),
+      {},
+      (f) =>
+        `${foreign(f)}: it grants admin to ${admin.email}, ${other.email}, and ${balances()}. If you trust it, run again with --trust-unsigned.\nNothing was changed.`,
+    ],
+    [
+      'an added admin, unsigned',
+      () => pack(withAdmin(), { rehash: true, unsigned: true }),
+      {},
+      (f) =>
+        `${f} is not signed: it grants admin to ${admin.email}, ${other.email}, and ${balances()}. If you trust it, run again with --trust-unsigned.\nNothing was changed.`,
+    ],
+    // Not even --trust-unsigned restores a service_role user.
+    ['a service_role user, hashed again', () => pack(withServiceRole(), { rehash: true }), { 'trust-unsigned': true }, roleRefused],
+    ['a service_role user, unsigned', () => pack(withServiceRole(), { rehash: true, unsigned: true }), { 'trust-unsigned': true }, roleRefused],
+    ['a service_role user, signed with this ENCRYPTION_KEY', () => pack(withServiceRole(), { signWith: KEY_A }), {}, roleRefused],
+    [
+      'a balance its ledger does not add up to, signed with this ENCRYPTION_KEY',
+      () => {
+        const { manifest, content } = original();
+        const ledger = atBackup.users.find((u) => u.email === owner.email)!.ledger;
+        const rich = editRow(content, 'public.user_credits', owner.id, (l) => l.replace(/"balance":[\d.]+/, '"balance":500'));
+        expect(ledger).not.toBe('500.00');
+        return packBackup(manifest, rich, { signWith: KEY_A });
+      },
+      {},
+      (f) =>
+        `${f} gives ${owner.email} a balance of $500.00 where their ledger sums to $${atBackup.users.find((u) => u.email === owner.email)!.ledger}: a balance always equals its ledger, so NodeHarbor did not write it.\nNothing was changed.`,
+    ],
+  ];
+
+  it.each(edited)('is refused for %s, changing nothing and keeping no copy', async (_name, make, flags, message) => {
+    const bad = write(make());
+    const keptBefore = kept();
+    // A refusal inside the transaction comes after the admins' line.
+    expect((await cli(restore, target, { from: bad, force: true, ...flags })).at(-1)).toBe(message(bad));
+    expect(await dumpTables(target.db)).toBe(before);
+    expect(kept()).toEqual(keptBefore);
+  });
+
+  it('of a backup without a signature (taken before issue 42) needs --trust-unsigned, and then says what it grants first', async () => {
+    const { manifest, content } = original();
+    const old = write(packBackup(manifest, content, { unsigned: true }));
+    const fresh = await freshDatabase({ ENCRYPTION_KEY: KEY_A });
+    expect(await cli(restore, fresh, { from: old })).toEqual([
+      `${old} is not signed: it grants admin to ${admin.email}, and ${balances()}. If you trust it, run again with --trust-unsigned.\nNothing was changed.`,
+    ]);
+    const printed = await cli(restore, fresh, { from: old, 'trust-unsigned': true });
+    expect(printed[0]).toBe(`${old} is not signed; restoring it as --trust-unsigned asks. It grants admin to ${admin.email}, and ${balances()}.`);
+    expect(printed[2]).toMatch(/^Restored 3 user\(s\)/);
+    expect(await holdings(fresh.db)).toEqual(atBackup);
+  });
+
+  it('is recorded in the audit log it leaves, after a backup of what it replaced, where the replaced log stays readable', async () => {
+    const backups = join(folder, 'kept-by-restore');
+    const fresh = await freshDatabase({ ENCRYPTION_KEY: KEY_A, BACKUP_DIR: backups });
+    const first = await createUser(fresh.db, { email: 'first-admin-42@nodeharbor.test', password: 'correct-horse-battery' });
+    await grantRole(fresh.db, first.id, 'admin');
+    const printed = await cli(restore, fresh, { from: file });
+    expect(printed[0]).toBe(`Admins now: first-admin-42@nodeharbor.test. Admins after the restore: ${admin.email} (new: ${admin.email}).`);
+    expect(printed[1]).toMatch(/^Restored 3 user\(s\)/);
+    const [keptFile] = readdirSync(backups);
+    expect(keptFile).toMatch(/^nodeharbor-before-restore-\d{8}-\d{6}-\d{3}\.jsonl\.gz$/);
+    const keptPath = join(backups, keptFile!);
+    expect(printed[3]).toBe(`The data it replaced, its audit log included, is kept in ${keptPath}: restore that file to undo this.`);
+    expect(statSync(keptPath).mode & 0o777).toBe(0o600);
+
+    const log = await fresh.db.query<{ actor: string; action: string; target_label: string; before: unknown; after: unknown }>(
+      `select actor, action, target_label, before, after from private.admin_audit_log order by id`,
+    );
+    // The backup's own entries, then the restore's.
+    expect(log.rows.at(-1)).toEqual({
+      actor: cliActor(),
+      action: 'database.restore',
+      target_label: file,
+      before: { kept_in: keptPath },
+      after: { taken_at: openBackup(readFileSync(file)).manifest.takenAt, signed: true, users: 3, services: 2, ledger_rows: 4 },
+    });
+    const inFile = (openBackup(readFileSync(file)).manifest.tables as { name: string; rows: number }[]).find((t) => t.name === 'private.admin_audit_log')!.rows;
+    expect(log.rows).toHaveLength(inFile + 1);
+    expect(log.rows.map((r) => r.target_label)).not.toContain('first-admin-42@nodeharbor.test');
+    // The log it replaced, in the backup it kept: the first admin's grant.
+    const replaced = openBackup(readFileSync(keptPath)).content;
+    const heading = replaced.indexOf('["table","private.admin_audit_log"]');
+    expect(replaced.slice(heading + 1).find((l) => l.includes('first-admin-42@nodeharbor.test'))).toContain('"action":"role.admin.grant"');
+
+    // That backup is this installation's, signed: restoring it undoes the restore.
+    const undone = await cli(restore, fresh, { from: keptPath, force: true });
+    expect(undone[0]).toBe(`Admins now: ${admin.email}. Admins after the restore: first-admin-42@nodeharbor.test (new: first-admin-42@nodeharbor.test).`);
+    expect(undone[1]).toMatch(/^Restored 1 user\(s\), 0 service\(s\) and 0 ledger row\(s\)/);
+  });
+
+  it('that cannot keep a backup of what it replaces changes nothing', async () => {
+    const blocked = join(folder, 'a-file-not-a-folder');
+    writeFileSync(blocked, 'not a folder');
+    const fresh = await freshDatabase({ ENCRYPTION_KEY: KEY_A, BACKUP_DIR: join(blocked, 'backups') });
+    const dump = await dumpTables(fresh.db);
+    const printed = await cli(restore, fresh, { from: file });
+    expect(printed.at(-1)).toMatch(
+      new RegExp(
+        `^Could not back up the data the restore would replace into ${join(blocked, 'backups')} \\(ENOTDIR: .*\\): set BACKUP_DIR to a folder this process can write\\.\\nNothing was changed\\.$`,
+      ),
+    );
+    expect(await dumpTables(fresh.db)).toBe(dump);
+  });
+});
+
+describe("a user's role", () => {
+  it('is only ever authenticated: the database refuses another, whoever writes it', async () => {
+    await expect(s.deps.db.query(`update auth.users set role = 'service_role' where id = $1`, [owner.id])).rejects.toThrow(/users_role_is_authenticated/);
   });
 });
 
@@ -335,7 +497,7 @@ describe.runIf(await postgresAnswers())('a restore into a fresh PostgreSQL datab
       logger: createLogger('silent'),
     });
     cleanUps.push(() => target.db.close());
-    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\)/);
+    expect((await cli(restore, target, { from: file }))[1]).toMatch(/^Restored 3 user\(s\)/);
     expect(await holdings(target.db)).toEqual(atBackup);
     expect((await cli(backup, target, { out: join(folder, 'by-the-owner.jsonl.gz') }))[0]).toMatch(/^Backed up 3 user\(s\)/);
   });
@@ -347,7 +509,7 @@ describe.runIf(await postgresAnswers())('a restore into a fresh PostgreSQL datab
       logger: createLogger('silent'),
     });
     cleanUps.push(() => target.db.close());
-    expect((await cli(restore, target, { from: file }))[0]).toMatch(/^Restored 3 user\(s\), 2 service\(s\) and 4 ledger row\(s\)/);
+    expect((await cli(restore, target, { from: file }))[1]).toMatch(/^Restored 3 user\(s\), 2 service\(s\) and 4 ledger row\(s\)/);
     expect(await holdings(target.db)).toEqual(atBackup);
     const [row] = (await target.db.query<{ secret: string }>('select secret from auth.mfa_factors where id = $1', [factor.id])).rows;
     expect(decryptSecret(target.encryptionKeys, factor.id, row!.secret)).toBe(factor.secret);

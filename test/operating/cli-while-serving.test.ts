@@ -155,7 +155,7 @@ describe.each(settings)('the CLI while the server runs on $name', ({ env: makeEn
     const target = await makeTarget(env);
     const restored = await runCli(['restore', '--from', join(cwd, 'during.jsonl.gz')], target.env);
     expect(restored.stderr).toBe('');
-    expect(restored.stdout).toMatch(/^Restored 2 user\(s\), 0 service\(s\) and \d+ ledger row\(s\)/);
+    expect(restored.stdout).toMatch(/^Restored 2 user\(s\), 0 service\(s\) and \d+ ledger row\(s\)/m);
     expect(await target.read(balancesOffTheLedger)).toEqual([]);
     expect(await target.read(async (db) => (await db.query<{ email: string }>('select email from auth.users order by email')).rows)).toEqual([
       { email: 'cli@nodeharbor.test' },

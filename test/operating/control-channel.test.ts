@@ -84,7 +84,7 @@ describe('the control socket', () => {
     });
     const restored = await run('restore', { from: file, force: true });
     expect(restored).toMatchObject({ code: 0, stderr: '' });
-    expect(restored.stdout).toMatch(/^Restored 1 user\(s\), 0 service\(s\) and 1 ledger row\(s\) \(\$5\.00 in total\)/);
+    expect(restored.stdout).toMatch(/^Restored 1 user\(s\), 0 service\(s\) and 1 ledger row\(s\) \(\$5\.00 in total\)/m);
     expect((await run('users:list')).stdout).toContain('through@nodeharbor.test');
   });
 

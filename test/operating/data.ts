@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Manifest } from '../../src/server/backup/backup-format';
+import { signManifest } from '../../src/server/backup/backup-signature';
 import type { Queryable } from '../../src/server/db/database';
 
 /**
@@ -35,9 +37,39 @@ export function openBackup(file: Buffer): { manifest: Record<string, unknown>; c
   return { manifest: JSON.parse(manifest!) as Record<string, unknown>, content };
 }
 
-/** A backup file from a manifest and content lines, as take-backup.ts writes one; `rehash` gives it the content's checksum. */
-export function packBackup(manifest: Record<string, unknown>, content: string[], opts: { rehash?: boolean } = {}): Buffer {
+/**
+ * A backup file from a manifest and content lines, as take-backup.ts writes one. `rehash` gives it
+ * the content's checksum (an editor's recomputed SHA-256, leaving the signature as it was);
+ * `unsigned` drops the signature, as a backup of before issue 42 has none; `signWith` signs it with
+ * that ENCRYPTION_KEY, as NodeHarbor would.
+ */
+export function packBackup(
+  manifest: Record<string, unknown>,
+  content: string[],
+  opts: { rehash?: boolean; unsigned?: boolean; signWith?: string } = {},
+): Buffer {
   const text = content.join('\n');
-  const head = opts.rehash ? { ...manifest, sha256: createHash('sha256').update(text).digest('hex') } : manifest;
+  let head: Record<string, unknown> = opts.rehash || opts.signWith ? { ...manifest, sha256: createHash('sha256').update(text).digest('hex') } : { ...manifest };
+  if (opts.unsigned) delete head.signature;
+  if (opts.signWith) head = { ...head, signature: signManifest(head as Manifest, opts.signWith) };
   return Buffer.concat([gzipSync(`${JSON.stringify(head)}\n`), gzipSync(text)]);
+}
+
+/** Adds a row at the end of a table of a backup's content, and counts it in the manifest. */
+export function addRow(manifest: Record<string, unknown>, content: string[], table: string, row: Record<string, unknown>) {
+  const tables = (manifest.tables as { name: string; rows: number }[]).map((t) => (t.name === table ? { ...t, rows: t.rows + 1 } : t));
+  const next = content.findIndex((l, i) => i > content.indexOf(JSON.stringify(['table', table])) && l.startsWith('['));
+  const lines = [...content];
+  lines.splice(next === -1 ? lines.length - 1 : next, 0, JSON.stringify(row));
+  return { manifest: { ...manifest, tables }, content: lines };
+}
+
+/** Changes the row of `table` that holds `marker` (an id, say). */
+export function editRow(content: string[], table: string, marker: string, edit: (line: string) => string): string[] {
+  const start = content.indexOf(JSON.stringify(['table', table]));
+  const i = content.findIndex((l, j) => j > start && l.includes(marker));
+  if (start === -1 || i === -1 || content.slice(start + 1, i).some((l) => l.startsWith('['))) throw new Error(`no row of ${table} holds ${marker}`);
+  const edited = edit(content[i]!);
+  if (edited === content[i]) throw new Error(`the edit changed nothing in ${content[i]}`);
+  return content.map((l, j) => (j === i ? edited : l));
 }

@@ -6,7 +6,8 @@ export type AmrEntry = { method: string; timestamp: number };
 
 /**
  * Signs an access token with exactly GoTrue's claims (supabase-wire §2.6): `aud` as a string,
- * `session_id` naming a row of auth.sessions, and the session's `amr` and `aal`.
+ * `session_id` naming a row of auth.sessions, and the session's `amr` and `aal`. Its role is
+ * always `authenticated`, whatever the user's row says.
  */
 export async function signAccessToken(
   keys: Keys,
@@ -26,7 +27,8 @@ export async function signAccessToken(
     phone: user.phone ?? '',
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
-    role: user.role,
+    // Never the row's: a role there (service_role, say) must not become the token's (issue 42). Migration 0038 keeps it authenticated too.
+    role: 'authenticated',
     aal: session.aal,
     amr: session.amr,
     session_id: session.id,

@@ -25,6 +25,11 @@ export const manifestSchema = z.object({
   jwtSecretCheck: z.string(),
   /** SHA-256 (hex) of the content, every byte after the manifest's line, uncompressed. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** HMAC-SHA256 of the rest of the manifest under a key derived from ENCRYPTION_KEY (backup-signature.ts); absent in backups of before issue 42. */
+  signature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;

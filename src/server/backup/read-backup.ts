@@ -17,6 +17,11 @@ function damaged(file: string, why: string): CliError {
   return new CliError(`${file} is truncated or damaged: ${why}.`);
 }
 
+/** The content is not what the manifest's checksum (or the one checked before) says. */
+export function checksumMismatch(file: string): CliError {
+  return new CliError(`${file} is damaged: its content does not match its checksum.`);
+}
+
 function parseManifest(file: string, line: Buffer): Manifest {
   let raw: unknown;
   try {
@@ -138,6 +143,24 @@ export async function readBackup(file: string, onRows?: RowSink, maxLineBytes = 
   if (tableIndex !== manifest.tables.length - 1) {
     throw damaged(file, `it holds ${tableIndex + 1} of the ${manifest.tables.length} tables its manifest lists`);
   }
-  if (hash.digest('hex') !== manifest.sha256) throw new CliError(`${file} is damaged: its content does not match its checksum.`);
+  if (hash.digest('hex') !== manifest.sha256) throw checksumMismatch(file);
   return manifest;
+}
+
+/**
+ * Reads a backup through and checks it as readBackup does, every row parsed as JSON, and hands
+ * `onRow` each row of the `tables` named: what a restore looks at before it writes anything.
+ */
+export function inspectBackup(file: string, tables: ReadonlySet<string>, onRow: (table: string, row: Record<string, unknown>) => void): Promise<Manifest> {
+  return readBackup(file, async (table, rows) => {
+    for (const text of rows) {
+      let row: unknown;
+      try {
+        row = JSON.parse(text);
+      } catch {
+        throw damaged(file, `a row of ${table} is not JSON`);
+      }
+      if (tables.has(table)) onRow(table, row as Record<string, unknown>);
+    }
+  });
 }

@@ -8,11 +8,13 @@ export type BackupSource = {
   databaseUrl: string | undefined;
   /** The JWT secret the data's sessions are signed with (deps.keys.jwtSecret). */
   jwtSecret: Uint8Array;
+  /** ENCRYPTION_KEY, whose derived key signs the backup (backup-signature.ts). */
+  encryptionKey: string;
 };
 
 /** The source of a backup taken by this process. */
-export function backupSource(deps: Pick<AppDeps, 'db' | 'config' | 'keys'>): BackupSource {
-  return { db: deps.db, databaseUrl: deps.config.databaseUrl, jwtSecret: deps.keys.jwtSecret };
+export function backupSource(deps: Pick<AppDeps, 'db' | 'config' | 'keys' | 'encryptionKeys'>): BackupSource {
+  return { db: deps.db, databaseUrl: deps.config.databaseUrl, jwtSecret: deps.keys.jwtSecret, encryptionKey: deps.encryptionKeys.current };
 }
 
 function wrapClient(client: pg.Client): Queryable {

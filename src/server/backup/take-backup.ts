@@ -8,6 +8,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { CliError } from '../cli/cli-error';
 import type { Queryable } from '../db/database';
 import { BACKUP_FORMAT, BACKUP_VERSION, DATA_SUMMARY_SQL, jwtSecretCheck, type DataSummary, type Manifest } from './backup-format';
+import { signManifest } from './backup-signature';
 import { appliedMigrations, listSequences, listTables, withSnapshot, type BackupSource } from './snapshot';
 
 /** Rows fetched at a time from a table's cursor: memory stays small however big the table. */
@@ -84,9 +85,11 @@ async function readSnapshot(q: Queryable, write: (text: string) => Promise<void>
 /**
  * Writes a backup of the whole database to `file`: read in one snapshot (snapshot.ts), written to
  * a temporary file beside it (mode 0600: it holds password hashes and the encrypted keys), synced,
- * then renamed, so `file` is either absent or complete. It holds no secret that opens the keys.
+ * then renamed, so `file` is either absent or complete. It holds no secret that opens the keys,
+ * and is signed with the key derived from ENCRYPTION_KEY. `within` reads a transaction that
+ * already holds every table locked (a restore's, of what it replaces) instead of a snapshot.
  */
-export async function takeBackup(source: BackupSource, file: string): Promise<BackupResult> {
+export async function takeBackup(source: BackupSource, file: string, within?: Queryable): Promise<BackupResult> {
   const target = resolve(file);
   const dir = dirname(target);
   if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new CliError(`No folder ${dir} to write the backup into.`);
@@ -98,8 +101,8 @@ export async function takeBackup(source: BackupSource, file: string): Promise<Ba
   try {
     // The snapshot's moment, near enough: it is taken by the first statement after this.
     const takenAt = new Date().toISOString();
-    const facts = await withSnapshot(source, (q) => readSnapshot(q, content.write));
-    const manifest: Manifest = {
+    const facts = await (within ? readSnapshot(within, content.write) : withSnapshot(source, (q) => readSnapshot(q, content.write)));
+    const unsigned: Manifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_VERSION,
       takenAt,
@@ -111,6 +114,7 @@ export async function takeBackup(source: BackupSource, file: string): Promise<Ba
       jwtSecretCheck: jwtSecretCheck(source.jwtSecret),
       sha256: await content.end(),
     };
+    const manifest: Manifest = { ...unsigned, signature: signManifest(unsigned, source.encryptionKey) };
     const whole: WriteStream = createWriteStream(wholeFile, { flags: 'wx', mode: 0o600 });
     whole.write(gzipSync(`${JSON.stringify(manifest)}\n`));
     await pipeline(createReadStream(contentFile), whole);
