@@ -42,7 +42,8 @@ describe.each(settings)('the server on $name after a SIGKILL', ({ env: makeEnv, 
   });
 
   it('keeps every write that was answered 2xx, and every balance equals its ledger', async () => {
-    const env = await makeEnv();
+    // One PUBLIC_URL for both starts, as a restarted site keeps its address: sessions' tokens name it.
+    const env = { ...(await makeEnv()), PUBLIC_URL: 'http://127.0.0.1:8080' };
     server = await spawnServer(env);
     const password = /password:\s+(\S+)/.exec(server.output())?.[1];
     expect(password, server.output()).toBeTruthy();
