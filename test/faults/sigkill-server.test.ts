@@ -8,7 +8,8 @@ import { spawnServer, type ServerProcess } from '../helpers/process';
 import { until } from '../helpers/wait';
 
 type Setting = { name: string; env: () => Promise<Record<string, string>>; cleanUp: () => Promise<void> };
-const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.test' };
+// PUBLIC_URL: one for both starts, as a restarted site keeps its address; sessions' tokens name it.
+const common = { RATE_LIMITS_ENABLED: 'false', ADMIN_EMAIL: 'owner@nodeharbor.test', PUBLIC_URL: 'http://127.0.0.1:8080' };
 let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 const settings: Setting[] = [];
 if (TEST_DB === 'pglite') {
@@ -42,8 +43,7 @@ describe.each(settings)('the server on $name after a SIGKILL', ({ env: makeEnv, 
   });
 
   it('keeps every write that was answered 2xx, and every balance equals its ledger', async () => {
-    // One PUBLIC_URL for both starts, as a restarted site keeps its address: sessions' tokens name it.
-    const env = { ...(await makeEnv()), PUBLIC_URL: 'http://127.0.0.1:8080' };
+    const env = await makeEnv();
     server = await spawnServer(env);
     const password = /password:\s+(\S+)/.exec(server.output())?.[1];
     expect(password, server.output()).toBeTruthy();
