@@ -58,7 +58,11 @@ export type PayPalStandIn = {
    * What PayPal's next captures or API refunds take in place of what was asked: another currency or
    * another amount, as a misbehaving or compromised PayPal account would answer.
    */
-  answer: { capture: PayPalMoney | null; refund: PayPalMoney | null };
+  answer: {
+    capture: PayPalMoney | null;
+    refund: PayPalMoney | null;
+    /** Answers a POST with id, status and links alone, as if Prefer were not sent. */ minimal?: boolean;
+  };
   /** The buyer approves on PayPal; answers the return URL PayPal then sends the browser to. */
   approve(orderId: string): string;
   /** The buyer cancels on PayPal; answers the cancel URL. */
@@ -141,6 +145,12 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   const sockets = new Set<Socket>();
   let base = '';
 
+  /**
+   * A POST's answer as PayPal gives it: the whole resource only with `Prefer: return=representation`,
+   * otherwise (`return=minimal`, its default) the id, status and links alone.
+   */
+  const preferred = <T extends { id: string; status: string; links: unknown[] }>(req: IncomingMessage, full: T) =>
+    !s.answer.minimal && String(req.headers.prefer ?? '').includes('return=representation') ? full : { id: full.id, status: full.status, links: full.links };
   const orderJson = (o: StandInOrder) => ({
     id: o.id,
     intent: 'CAPTURE',
@@ -378,7 +388,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         o.captureId = paypalId();
         if (s.answer.capture) o.captured = s.answer.capture;
         s.calls.captured++;
-        return { status: 201, body: { ...orderJson(o), payer: { payer_id: 'STANDINPAYER1' } } };
+        return { status: 201, body: preferred(req, { ...orderJson(o), payer: { payer_id: 'STANDINPAYER1' } }) };
       }
     }
     const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
@@ -391,7 +401,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       if (!o) return NOT_FOUND(captureId);
       const requestId = req.headers['paypal-request-id'] as string | undefined;
       const again = requestId ? byRequestId.get(requestId) : undefined;
-      if (again) return { status: 200, body: refundJson(refunds.get(again)!) };
+      if (again) return { status: 200, body: preferred(req, refundJson(refunds.get(again)!)) };
       if (s.fail.refund === 'refused') {
         return issueError(422, 'UNPROCESSABLE_ENTITY', 'PAYEE_ACCOUNT_RESTRICTED', 'The merchant account is restricted.', UNPROCESSABLE);
       }
@@ -422,7 +432,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       refunds.set(r.id, r);
       if (requestId) byRequestId.set(requestId, r.id);
       if (s.fail.refund === 'lost') return { status: 503, body: { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.', debug_id: 'standinlost' } };
-      return { status: 201, body: refundJson(r) };
+      return { status: 201, body: preferred(req, refundJson(r)) };
     }
     return { status: 404, body: { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' } };
   }

@@ -131,6 +131,19 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await refundLedger(user.id)).toHaveLength(1);
   });
 
+  it('a refund PayPal answers without its amount is booked by its webhook, which carries it, and is no mismatch', async () => {
+    const { user, purchaseId, orderId } = await paid(15);
+    paypal.answer.minimal = true;
+    const r = await refund(admin.client, { purchase_id: purchaseId, amount: 5 });
+    expect(r).toMatchObject({ status: 200, body: { status: 'pending', credit_note: null } });
+    expect(await balance(user.client)).toBe('15');
+    const [made] = [...paypal.refunds.values()].filter((x) => x.orderId === orderId);
+    expect(await deliver(paypal.refundDelivery('PAYMENT.CAPTURE.REFUNDED', made!))).toMatchObject({ status: 200 });
+    expect(await refunds(purchaseId)).toEqual([{ amount: '5.00', kind: 'refund', status: 'completed', provider_refund_id: made!.id }]);
+    expect(await balance(user.client)).toBe('10');
+    expect(await mismatchAudit(s, user.id)).toEqual([]);
+  });
+
   it("a refund made in PayPal's dashboard is booked once from its webhook, under 100 concurrent duplicates", async () => {
     const { user, purchaseId, orderId } = await paid(12);
     const made = paypal.refundElsewhere(orderId, '12.00');

@@ -85,7 +85,14 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
   /** A call with the bearer token; a token PayPal no longer accepts is renewed once. */
   async function api(method: string, path: string, opts: { body?: unknown; requestId?: string } = {}) {
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { Authorization: `Bearer ${await accessToken()}`, Accept: 'application/json' };
+      // Prefer: PayPal answers a POST with the id, status and links alone unless asked for the whole
+      // resource (return=minimal is its documented default), and a capture's or refund's amount is
+      // what the booking compares with the order.
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${await accessToken()}`,
+        Accept: 'application/json',
+        Prefer: 'return=representation',
+      };
       if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
       if (opts.requestId) headers['PayPal-Request-Id'] = opts.requestId;
       const r = await call(method, path, {
@@ -196,8 +203,12 @@ export function createPayPalProvider(config: PayPalConfig, logger: Logger): Paym
         const b = r.body as { id?: unknown; status?: unknown; amount?: unknown };
         if (typeof b.id !== 'string') throw new PaymentProviderError('PayPal answered a refund without its id', false);
         // What PayPal refunded, not what we asked for: the booking compares the two.
-        if (b.status === 'COMPLETED') return { status: 'completed', providerRefundId: b.id, refunded: moneyOf(b.amount), captureId: capture };
-        if (b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id, captureId: capture };
+        const refunded = moneyOf(b.amount);
+        // Without its amount the refund is booked by its webhook, which carries it: nothing says it differs.
+        if (b.status === 'COMPLETED' && refunded.currency !== null && refunded.value !== null) {
+          return { status: 'completed', providerRefundId: b.id, refunded, captureId: capture };
+        }
+        if (b.status === 'COMPLETED' || b.status === 'PENDING') return { status: 'pending', providerRefundId: b.id, captureId: capture };
         return { status: 'refused', reason: `PayPal's refund is ${typeof b.status === 'string' ? b.status : 'in an unknown state'}` };
       }
       const issue = (r.body as PayPalErrorBody).details?.[0]?.issue;
@@ -256,8 +267,13 @@ function orderState(status: string | undefined): OrderState {
 function captureOf(order: Order): CaptureResult {
   const capture = order.purchase_units?.[0]?.payments?.captures?.[0];
   switch (capture?.status) {
-    case 'COMPLETED':
-      return { status: 'completed', captured: moneyOf(capture.amount), captureId: capture.id ?? null };
+    case 'COMPLETED': {
+      const captured = moneyOf(capture.amount);
+      // An answer without the amount says nothing of it: asked again, never taken for a mismatch.
+      if (captured.currency === null || captured.value === null)
+        throw new PaymentProviderError(`PayPal answered order ${order.id}'s capture without its amount`, true);
+      return { status: 'completed', captured, captureId: capture.id ?? null };
+    }
     case 'PENDING':
       return { status: 'pending' };
     case 'DECLINED':
