@@ -429,6 +429,14 @@ describe('a restore checks what it loads', () => {
     expect(await holdings(fresh.db)).toEqual(atBackup);
   });
 
+  it("names an admin of the file as new when it is another account than today's admin of that address", async () => {
+    const fresh = await freshDatabase({ ENCRYPTION_KEY: KEY_A, BACKUP_DIR: join(folder, 'kept-by-same-address') });
+    const namesake = await createUser(fresh.db, { email: admin.email, password: 'correct-horse-battery' });
+    await grantRole(fresh.db, namesake.id, 'admin');
+    const printed = await cli(restore, fresh, { from: file });
+    expect(printed[0]).toBe(`Admins now: ${admin.email}. Admins after the restore: ${admin.email} (new: ${admin.email}, another account than today's).`);
+  });
+
   it('is recorded in the audit log it leaves, after a backup of what it replaced, where the replaced log stays readable', async () => {
     const backups = join(folder, 'kept-by-restore');
     const fresh = await freshDatabase({ ENCRYPTION_KEY: KEY_A, BACKUP_DIR: backups });

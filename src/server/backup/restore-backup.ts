@@ -109,12 +109,17 @@ async function refuseBalancesOffTheLedger(tx: Queryable, file: string): Promise<
 
 /** Today's admins beside the backup's, before anything is replaced: a restore must not make an admin unseen. */
 async function printAdmins(tx: Queryable, c: Contents, print: (line: string) => void): Promise<void> {
-  const { rows } = await tx.query<{ name: string }>(
-    `select coalesce(u.email, a.user_id::text) as name from public.admin_users a left join auth.users u on u.id = a.user_id order by 1`,
+  const { rows } = await tx.query<{ id: string; name: string }>(
+    `select a.user_id::text as id, coalesce(u.email, a.user_id::text) as name from public.admin_users a left join auth.users u on u.id = a.user_id order by 2`,
   );
   const now = rows.map((r) => r.name);
-  const after = c.admins.map((id) => c.users.get(id)?.email ?? id).sort();
-  const added = after.filter((a) => !now.includes(a));
+  const nameOf = (id: string) => c.users.get(id)?.email ?? id;
+  const after = c.admins.map(nameOf).sort();
+  // By account, not by address: a file may hold another account under an admin's address of today.
+  const added = c.admins
+    .filter((id) => !rows.some((r) => r.id === id))
+    .map((id) => (now.includes(nameOf(id)) ? `${nameOf(id)}, another account than today's` : nameOf(id)))
+    .sort();
   print(`Admins now: ${list(now)}. Admins after the restore: ${list(after)}${added.length ? ` (new: ${added.join(', ')})` : ''}.`);
 }
 
