@@ -129,6 +129,7 @@ declare
   refunded numeric := private.provider_dollars(p_currency, p_value);
   expectation text;
   expected numeric;
+  over boolean := false;
   receipt text;
   note text;
 begin
@@ -155,6 +156,12 @@ begin
   if p.status <> 'completed' then
     expectation := 'nothing';
     expected := 0;
+  elsif r.id is not null and r.status = 'failed' and r.amount > greatest(private.refundable(p.id), 0) then
+    -- Marked failed, its amount was freed and refunded since: booked now, it would take more than
+    -- was paid, whatever PayPal reports.
+    expectation := 'at_most';
+    expected := greatest(private.refundable(p.id), 0);
+    over := true;
   elsif r.id is not null then
     expectation := 'exactly';
     expected := r.amount;
@@ -162,8 +169,8 @@ begin
     expectation := 'at_most';
     expected := greatest(private.refundable(p.id), 0);
   end if;
-  if expectation = 'nothing' or refunded is null or refunded < 0.01
-     or (expectation = 'exactly' and refunded <> expected) or (expectation = 'at_most' and refunded > expected) then
+  if over or expectation = 'nothing' or refunded is null or refunded < 0.01
+     or (expectation = 'exactly' and refunded is distinct from expected) or (expectation = 'at_most' and refunded > expected) then
     if r.id is not null then
       update public.credit_refunds
          set status = 'held', provider_refund_id = p_provider_refund_id, unknown_since = null, updated_at = now(),

@@ -144,6 +144,27 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(await mismatchAudit(s, user.id)).toEqual([]);
   });
 
+  it('a refund marked failed that PayPal reports later books no more than is left to refund', async () => {
+    const { user, purchaseId } = await paid(10);
+    // Marked failed on an answer we could not read, though PayPal made it; its $8 was freed.
+    const { rows } = await s.deps.db.query<{ id: string }>(
+      `insert into public.credit_refunds (purchase_id, user_id, amount, kind, status, failure)
+       values ($1, $2, 8, 'refund', 'failed', 'PayPal answered a refund without its id') returning id`,
+      [purchaseId, user.id],
+    );
+    expect(await refund(admin.client, { purchase_id: purchaseId, amount: 5 })).toMatchObject({ status: 200, body: { status: 'completed' } });
+    const { rows: late } = await s.deps.db.query<{ r: { outcome: string } }>(
+      `select private.book_refund($1, $2, 'LATE-REFUND-1', 'USD', '8.00', 'refund', '{}'::jsonb) as r`,
+      [purchaseId, rows[0]!.id],
+    );
+    expect(late[0]!.r.outcome).toBe('mismatch');
+    expect(await balance(user.client)).toBe('5');
+    expect((await refunds(purchaseId)).map((r) => [r.amount, r.status])).toEqual([
+      ['8.00', 'held'],
+      ['5.00', 'completed'],
+    ]);
+  });
+
   it("a refund made in PayPal's dashboard is booked once from its webhook, under 100 concurrent duplicates", async () => {
     const { user, purchaseId, orderId } = await paid(12);
     const made = paypal.refundElsewhere(orderId, '12.00');
