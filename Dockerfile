@@ -21,9 +21,10 @@ RUN npm ci --no-audit --no-fund ${NPM_CACHE:+--offline --cache "/app/$NPM_CACHE"
  && chown 1000:1000 /out/data
 
 FROM ${NODE_IMAGE}
-# Ownership is kept from the build stage: the code is root's and read-only to the server, /data
-# is the server's (uid 1000, the node user of the official images), and a new volume takes it on.
-COPY --from=build /out/ /
+# The settings come first and the application last: each setting is a layer of no files, but the
+# classic builder makes it in a container of the image so far, which a storage driver without
+# layers (vfs, as in the tests) copies whole: before the application, that is node alone. The
+# tests' build took about 240 s with the settings after the copy, 145 s with them before.
 WORKDIR /app
 # Every interface, so that the published port reaches the server: with it the server requires
 # PUBLIC_URL, and PAYMENTS_PROVIDER unless PayPal is configured (docs/decisions/028).
@@ -32,7 +33,6 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
 USER 1000:1000
-VOLUME /data
 EXPOSE 8080
 # No curl in a slim image: node asks. /healthz answers 200 only when the database answers.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
@@ -40,3 +40,7 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
 # node itself is PID 1, so SIGTERM reaches the server and it shuts down cleanly (main.ts).
 # The worker: `node dist/server/worker.js`; the CLI: `node dist/server/cli.js`.
 CMD ["node", "dist/server/main.js"]
+VOLUME /data
+# Ownership is kept from the build stage: the code is root's and read-only to the server, /data
+# is the server's (uid 1000, the node user of the official images), and a new volume takes it on.
+COPY --from=build /out/ /

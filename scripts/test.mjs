@@ -1,10 +1,11 @@
 // npm test: the whole suite, as passes in two lanes that run at the same time.
 //  - the server: unit and API tests on PGlite; the server-side suite again on a real PostgreSQL
-//    (TEST_DATABASE_URL, default the local one); the fault tests on each; the whole-process test of
-//    `npm install && npm start` in a fresh clone;
+//    (TEST_DATABASE_URL, default the local one); the fault tests on PGlite; the whole-process test
+//    of `npm install && npm start` in a fresh clone;
 //  - the browser tests in Chromium, then the Docker driver against a real Docker Engine in Swarm
-//    mode. After the browser tests, never beside them: a Swarm's tasks add and remove network
-//    interfaces, which Chromium takes for a change of network (ERR_NETWORK_CHANGED).
+//    mode, then the fault tests on PostgreSQL. Docker after the browser tests, never beside them:
+//    a Swarm's tasks add and remove network interfaces, which Chromium takes for a change of
+//    network (ERR_NETWORK_CHANGED).
 // Every pass at once took about 885 s instead of 1 029, but on 2 cores the load reached 15, and tests
 // whose requests have deadlines failed by them (README, Testing).
 // What the passes need is set up first, when missing (as root): Chromium, a Docker Engine made a
@@ -143,15 +144,16 @@ const docker = !haveDocker
       () => pass('docker-image', 'the test node image, built offline', 'npx', ['tsx', 'test/docker/node-image.ts']),
       vitest('docker', 'Docker driver against a real Swarm', ['--config', 'vitest.docker.config.ts']),
     ];
+// The fault tests on PostgreSQL close the browser's lane: with the image built beside the Swarm's
+// files, the Docker pass ends some 200 s sooner than the server's lane would.
 const lanes = [
   [
     vitest('pglite', 'unit and API tests on PGlite', []),
     ...(havePostgres ? [vitest('postgres', 'server tests on PostgreSQL', ['test/'], pg)] : []),
     vitest('faults-pglite', 'fault tests on PGlite', ['--config', 'vitest.faults.config.ts'], { TEST_DB: 'pglite' }),
-    ...(havePostgres ? [vitest('faults-postgres', 'fault tests on PostgreSQL', ['--config', 'vitest.faults.config.ts'], pg)] : []),
     vitest('fresh-clone', 'whole-process test: a fresh clone', ['--config', 'vitest.slow.config.ts']),
   ],
-  [...browser, ...docker],
+  [...browser, ...docker, ...(havePostgres ? [vitest('faults-postgres', 'fault tests on PostgreSQL', ['--config', 'vitest.faults.config.ts'], pg)] : [])],
 ];
 await Promise.all(lanes.map((passes) => lane(...passes)));
 
