@@ -142,10 +142,17 @@ const docker = !haveDocker
   : [
       // No registry can be reached: the node image is built here, offline (the tests build it too when it is missing).
       () => pass('docker-image', 'the test node image, built offline', 'npx', ['tsx', 'test/docker/node-image.ts']),
-      vitest('docker', 'Docker driver against a real Swarm', ['--config', 'vitest.docker.config.ts']),
+      // NodeHarbor's own image beside the Swarm's files: its build is most of the Docker tests' CPU,
+      // and the Swarm's files mostly wait on the engine. It makes plain containers of its run's own
+      // names and no Swarm object.
+      () =>
+        Promise.all([
+          vitest('docker', 'Docker driver against a real Swarm', ['--config', 'vitest.docker.config.ts', '--exclude', 'test/docker/image.test.ts'])(),
+          vitest('docker-app-image', "NodeHarbor's image, built and run", ['--config', 'vitest.docker.config.ts', 'test/docker/image.test.ts'])(),
+        ]),
     ];
-// The fault tests on PostgreSQL close the browser's lane: with the image built beside the Swarm's
-// files, the Docker pass ends some 200 s sooner than the server's lane would.
+// The fault tests on PostgreSQL close the browser's lane, which the Docker tests, two passes at
+// once, leave shorter than the server's.
 const lanes = [
   [
     vitest('pglite', 'unit and API tests on PGlite', []),
