@@ -14,7 +14,6 @@ import { startServer, type RunningServer } from './lib/server';
 import { SERVICES_QUERY } from './lib/statements';
 import { postgresTarget } from './lib/targets';
 
-// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import { ROOT } from '../src/server/paths';
 
@@ -57,7 +56,7 @@ async function count(server: RunningServer, out: string, one: () => Promise<void
   return takeLatestDump(out) / REQUESTS;
 }
 
-if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+if (!buildIfStale(ROOT)) process.exit(1);
 const target = await postgresTarget();
 const out = join(tmpdir(), `nh-callgrind-${process.pid}.out`);
 try {

@@ -4,11 +4,10 @@ import { seedActors } from './lib/seed';
 import { startServer } from './lib/server';
 import { postgresTarget } from './lib/targets';
 
-// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import { ROOT } from '../src/server/paths';
 
-if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+if (!buildIfStale(ROOT)) process.exit(1);
 const target = await postgresTarget();
 try {
   // The first start applies the migrations, as in npm run bench.

@@ -11,7 +11,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../src/server/paths';
-// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import { signInActors, type Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
@@ -150,7 +149,7 @@ async function benchKind(target: Target): Promise<KindResult> {
   };
 }
 
-if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+if (!buildIfStale(ROOT)) process.exit(1);
 if (opts.soak) process.exit((await soak(Boolean(opts.quick))) ? 0 : 1);
 const started = Date.now();
 const results: Partial<Record<Kind, KindResult>> = {};

@@ -16,7 +16,6 @@ import lighthouse from 'lighthouse';
 import { chromium, type Page } from 'playwright-core';
 import { ROOT, WEB_DIST } from '../src/server/paths';
 import { freePort } from '../test/helpers/process';
-// @ts-expect-error: a plain .mjs helper shared with npm start, without type declarations
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -50,7 +49,7 @@ const chromiumFlags = [
   '--disable-sync',
 ];
 
-if (!(buildIfStale as (root: string) => boolean)(ROOT)) process.exit(1);
+if (!buildIfStale(ROOT)) process.exit(1);
 
 async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
   const port = await freePort();

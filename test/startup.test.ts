@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/server/paths';
 import { TEST_PAYMENTS_NOTICE } from '../src/shared/test-payments';
 import { spawnServer, type ServerProcess } from './helpers/process';
+import { serverEntry } from './helpers/server-build';
 import { until } from './helpers/wait';
 
 describe('starting with a bad configuration', () => {
   it('stops with exit code 1 and one line per bad variable, before opening anything', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const r = spawnSync(process.execPath, [serverEntry('main')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, PORT: 'abc', DATABASE_URL: 'mysql://root:secret@db/x', LOG_LEVEL: 'loud' },
       encoding: 'utf8',
@@ -29,7 +30,7 @@ describe('starting with a bad configuration', () => {
   it('refuses to run the free test payment provider on a public site unless it is chosen', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nh-start-'));
     try {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      const r = spawnSync(process.execPath, [serverEntry('main')], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, NODE_ENV: 'production', PUBLIC_URL: 'https://nodeharbor.example', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
         encoding: 'utf8',
@@ -124,7 +125,7 @@ describe('a fresh npm start on a network (issue 33, item 2)', () => {
 
   it('refuses the free test provider on every interface (HOST=0.0.0.0) unless it is chosen, and HOST=0.0.0.0 without PUBLIC_URL', () => {
     const run = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      spawnSync(process.execPath, [serverEntry('main')], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'refused'), PORT: '0', LOG_LEVEL: 'silent', ...env },
         encoding: 'utf8',
@@ -185,7 +186,7 @@ describe('starting with nodes it cannot run', () => {
   // Asynchronous: the stand-in engine answers from this process.
   function start(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      const child = spawn(process.execPath, [serverEntry('main')], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'silent', ...env },
         timeout: START_TIMEOUT_MS,

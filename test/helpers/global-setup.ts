@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/server/db/migrate';
 import { migratedTemplate } from './postgres-template';
+import { serverBuild } from './server-build';
 import { openPglite } from '../../src/server/db/pglite';
 import { DB_DIR } from '../../src/server/paths';
 
@@ -25,11 +26,12 @@ function sqlHash(): string {
 }
 
 /**
- * Migrates one database once per run, or once per change of the SQL files, for each test file to
- * start from: on PGlite a dump each file loads in about a second instead of running initdb and
+ * Builds the server for the processes tests start (server-build.ts), and migrates one database
+ * once per run, or once per change of the SQL files, for each test file to start from: on PGlite a dump each file loads in about a second instead of running initdb and
  * every migration again; on PostgreSQL a template database each file's database is created from.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  project.provide('serverBuild', await serverBuild());
   if (process.env.TEST_DB === 'postgres') {
     project.provide('postgresTemplate', await migratedTemplate(`nh_template_${sqlHash()}`));
     return;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { ROOT } from '../../src/server/paths';
+import { serverEntry } from './server-build';
 import { until } from './wait';
 
 /** A free TCP port on loopback. */
@@ -19,13 +20,14 @@ export function freePort(): Promise<number> {
 export type ServerProcess = { child: ChildProcess; url: string; output: () => string; exited: Promise<number | null> };
 
 /**
- * Runs the real server as its own process (`main.ts` through tsx), as `npm start` would after a
- * build, and waits until /healthz answers 200. A variable given as undefined is left unset.
+ * Runs the real server as its own process (the built `main.js`, server-build.ts), as `npm start`
+ * does after its build, and waits until /healthz answers 200. A variable given as undefined is
+ * left unset.
  */
-export async function spawnServer(env: Record<string, string | undefined>, opts: { entry?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string | undefined>, opts: { timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [serverEntry('main')], {
     cwd: ROOT,
     // The embedded deadline as startTestServer has it: the shared machine is slow, not the statements.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_STATEMENT_TIMEOUT_MS: '5000', ...env },
@@ -51,10 +53,10 @@ export async function spawnServer(env: Record<string, string | undefined>, opts:
   return { child, url, output: () => out, exited };
 }
 
-/** The worker as `npm run worker` runs it (tsx, from the sources), once it says it started. */
+/** The worker as the image runs it (the built `worker.js`, server-build.ts), once it says it started. */
 export async function spawnWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
+  const child = spawn(process.execPath, [serverEntry('worker')], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

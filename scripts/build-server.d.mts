@@ -1,0 +1,1 @@
+export function buildServer(root: string, outdir: string): Promise<void>;
