@@ -71,3 +71,20 @@ export async function mismatchAlerts(s: TestServer, to: string, reference: strin
   );
   return rows;
 }
+
+/**
+ * Delivers a webhook `times` at once, as PayPal may, and resolves with the status each delivery
+ * ended with. A delivery refused as busy (429 or 503 with Retry-After: one address's fair share of
+ * the database, or its pool, waited out on a loaded machine) is delivered again, one at a time
+ * after the burst, as PayPal redelivers what was not answered 2xx; any other refusal is its answer.
+ */
+export async function deliverAtOnce(deliver: () => Promise<Response>, times: number): Promise<number[]> {
+  const first = await Promise.all(Array.from({ length: times }, deliver));
+  const busy = (r: Response) => (r.status === 429 || r.status === 503) && r.headers.has('retry-after');
+  const ended: number[] = [];
+  for (let answer of first) {
+    for (let again = 0; busy(answer) && again < 5; again++) answer = await deliver();
+    ended.push(answer.status);
+  }
+  return ended;
+}
