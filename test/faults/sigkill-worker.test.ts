@@ -76,10 +76,11 @@ describe.runIf(TEST_DB === 'postgres' && (await postgresAnswers()))('npm run wor
     expect(await q('select state from private.services where id = $1', [serviceId])).toEqual([{ state: 'installing' }]);
 
     const second = await spawnWorker();
-    await until(
-      'the service to be active',
-      async () => (await q<{ state: string }>('select state from private.services where id = $1', [serviceId]))[0]!.state === 'active',
-    );
+    // The service turns active and its install job ends in statements of their own, in either order.
+    const ended = async () =>
+      (await q<{ state: string }>('select state from private.services where id = $1', [serviceId]))[0]!.state === 'active' &&
+      /^(done|failed)$/.test((await q<{ status: string }>(`select status from nodeharbor.jobs where task = 'install-service'`))[0]!.status);
+    await until('the service to be active and its install job to end', ended);
     expect(await q(`select status, attempts from nodeharbor.jobs where task = 'install-service'`)).toEqual([{ status: 'done', attempts: 2 }]);
     expect(await q('select installs from nodeharbor.simulated_nodes where service_id = $1', [serviceId])).toEqual([{ installs: 1 }]);
     expect(await q(`select event from public.service_events where service_id = $1 order by id`, [serviceId])).toEqual([
