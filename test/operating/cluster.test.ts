@@ -90,8 +90,9 @@ describe.runIf(TEST_DB === 'pglite')('npm start on the embedded database with WE
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('serves from its one process, which owns the data folder, and says so', async () => {
-    server = await spawnServer({ DATA_DIR: dir, WEB_CONCURRENCY: '3', LOG_LEVEL: 'info' });
+  // A first start migrates a new data folder: under the suite's load that took more than 30 s.
+  it('serves from its one process, which owns the data folder, and says so', { timeout: 180_000 }, async () => {
+    server = await spawnServer({ DATA_DIR: dir, WEB_CONCURRENCY: '3', LOG_LEVEL: 'info' }, { timeoutMs: 120_000 });
     expect(server.output()).toContain('WEB_CONCURRENCY is ignored on the embedded database: one process serves');
     expect(started(server.output())).toEqual([]);
     expect(JSON.parse(lines(server.output(), 'listening')[0]!)).toMatchObject({ database: 'pglite', httpProcesses: 1 });
