@@ -32,10 +32,11 @@ export async function serverBuild(): Promise<string> {
   } catch {
     rmSync(partial, { recursive: true, force: true });
   }
-  // Builds of sources long since changed.
+  // Builds of sources long since changed; a pass starting beside this one may be removing them too.
   for (const old of readdirSync(BUILDS)) {
     const path = join(BUILDS, old);
-    if (path !== dir && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { recursive: true, force: true });
+    const made = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (path !== dir && made !== undefined && Date.now() - made > DAY_MS) rmSync(path, { recursive: true, force: true });
   }
   return dir;
 }
