@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { seriousViolations } from './helpers/axe';
 import { expectText, expectToast, stir } from './helpers/page-tools';
 import { sharedApp, type TestApp, type Viewport } from './helpers/app';
 
@@ -15,16 +15,6 @@ let app: TestApp;
 beforeAll(async () => {
   app = await sharedApp();
 });
-
-/** Every serious and critical violation axe finds on the page as it is, toasts and open menus included, one line each with where. */
-async function violations(page: Page): Promise<string[]> {
-  // label-content-name-mismatch is one of axe's experimental rules, off unless asked for: a control's
-  // name must contain the text it shows, for those who speak to their computer.
-  const { violations: found } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`).join('\n')}`);
-}
 
 /** A service as the New Service dialog makes it; the worker installs it within a second or two. */
 async function order(user: TestUser, name: string, key: string, product: string): Promise<string> {
@@ -105,7 +95,7 @@ async function expectAccessible(page: Page, theme: (typeof THEMES)[number], wher
   for (const title of toasts) {
     await expect(page.locator('[data-sonner-toast]').filter({ hasText: title }).isVisible(), `${where}: the toast "${title}"`).resolves.toBe(true);
   }
-  const found = await violations(page);
+  const found = await seriousViolations(page, { experimental: true });
   expect(found, `${theme} ${where}:\n${found.join('\n')}`).toEqual([]);
 }
 

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
@@ -8,6 +7,7 @@ import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
+import { seriousViolations } from './helpers/axe';
 import { expectText, expectToast, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 
@@ -39,14 +39,6 @@ async function openFleet(page: Page, admin: TestUser): Promise<Locator> {
   await openSection(page, 'Admin Dashboard');
   await page.getByRole('tab', { name: 'Fleet' }).click();
   return page.getByRole('region', { name: 'Fleet' });
-}
-
-/** Serious and critical accessibility violations, toasts included. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The service names of the table's rows, top to bottom (a row's first cell). */
@@ -125,7 +117,7 @@ describe('admin fleet', () => {
     expect(await cells('a-stopped')).toEqual(expect.arrayContaining(['Stopped']));
     expect(await cells('b-unknown')).toEqual(expect.arrayContaining(['Unknown', 'Never']));
     expect(await cells('a-installing')).toEqual(expect.arrayContaining(['Installing', 'Never']));
-    expect(await violations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A count filters; pressed again, it shows all.
     await counts.getByRole('button', { name: 'Offline 1' }).click();

@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, GALA_KEY, TOWN_STAR } from '../test/helpers/users';
 import { openMenu, openSection } from './dashboard-helpers';
+import { seriousViolations } from './helpers/axe';
 import { expectText } from './helpers/page-tools';
 import { DESKTOP, MOBILE, sharedApp, signIn, type TestApp } from './helpers/app';
 
@@ -10,14 +9,6 @@ let app: TestApp;
 beforeAll(async () => {
   app = await sharedApp();
 });
-
-/** Serious and critical accessibility violations of the page as it is now, toasts included. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('dashboard overview and layout', () => {
   it('shows the overview of a new account, its guide and real support links', async () => {
@@ -36,7 +27,7 @@ describe('dashboard overview and layout', () => {
     expect(hrefs).toEqual(['/gala-hosting/api-key', '/#faq-heading', '/contact']);
     // The dashboard has its own layout: no public header or footer.
     await expect(page.getByRole('contentinfo').count()).resolves.toBe(0);
-    expect(await violations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Contact support' }).click();
     await page.waitForURL(/\/contact$/);
     await expectText(page, 'Get in Touch');
@@ -72,10 +63,10 @@ describe('dashboard overview and layout', () => {
     for (const section of ['Services', 'Billing', 'Settings', 'Account', 'Dashboard'] as const) {
       await openSection(page, section);
       await page.waitForLoadState('networkidle');
-      expect(await violations(page), section).toEqual([]);
+      expect(await seriousViolations(page), section).toEqual([]);
     }
     await openMenu(page);
-    expect(await violations(page), 'the open drawer').toEqual([]);
+    expect(await seriousViolations(page), 'the open drawer').toEqual([]);
     expect(errors).toEqual([]);
   });
 });

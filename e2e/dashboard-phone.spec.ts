@@ -212,7 +212,8 @@ describe('the dashboard on a phone', () => {
     await expectNoSidewaysScroll(page, '/admin, User Management');
     await expectScrollBox(page, 'Users table');
     await page.getByRole('tab', { name: 'Fleet' }).click();
-    await page.getByRole('row').filter({ hasText: 'master-1' }).waitFor();
+    // Its own row: the shared server's other admins have services of that name too.
+    await page.getByRole('row').filter({ hasText: 'master-1' }).filter({ hasText: admin.email }).waitFor();
     await expectNoSidewaysScroll(page, '/admin, Fleet');
     await expectScrollBox(page, 'Fleet table');
     await page.getByRole('tab', { name: 'Contact Settings' }).click();

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_SCRIPT } from '../src/shared/theme-script';
 import { DESKTOP, MOBILE, startApp, type TestApp, type Viewport } from './helpers/app';
+import { seriousViolations } from './helpers/axe';
 
 const STATUS_URL = 'https://status.nodeharbor.test';
 let app: TestApp;
@@ -242,11 +242,7 @@ describe('accessibility (axe)', () => {
   it.each([...pages.map((p) => p.path), '/register'])('%s has no serious or critical violation', async (path) => {
     const { page } = await visit(path);
     await page.waitForLoadState('networkidle');
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 });

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
@@ -7,6 +6,7 @@ import { simulateCrash, simulateOutage } from '../src/server/provisioning/driver
 import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { seriousViolations } from './helpers/axe';
 import { answerJson, expectText, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, signIn, startApp, type TestApp } from './helpers/app';
 
@@ -46,14 +46,6 @@ async function seedUptime(serviceId: string, daysAgo: number, secondsOnline: num
      on conflict (service_id, day) do update set seconds_online = excluded.seconds_online, seconds_observed = excluded.seconds_observed`,
     [serviceId, daysAgo, secondsOnline],
   );
-}
-
-/** Serious and critical accessibility violations, toasts included. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The height of a day's bar, in percent of a day, found by its accessible name. */
@@ -129,7 +121,7 @@ describe('service page', () => {
       .poll(() => events.getByRole('listitem').allInnerTexts())
       .toEqual([expect.stringMatching(/Node online$/), expect.stringMatching(/Node installed$/), expect.stringMatching(/Installation started$/)]);
     await expect(page.getByRole('group', { name: 'Restarts' }).innerText()).resolves.toMatch(/Restarts in the last 24 hours: 0$/);
-    expect(await violations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The node crashes: the next sweep sees it restarting, on a new run. The page reads it again within 30 s, without a reload.
     await simulateCrash(app.server.deps.db, id);
@@ -176,7 +168,7 @@ describe('service page', () => {
     expect(await lines.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 2)).toBe(true);
     await expect(dialog.innerText()).resolves.not.toContain(LICENCE_KEY);
     await dialog.getByText("The last 200 lines of mn-1's node. Its key is shown as ••••.").waitFor();
-    expect(await violations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.unroute('**/functions/v1/node-logs');
 
     // The server's own refusal, then a failure without one.
