@@ -86,15 +86,17 @@ function aptInstall(packages) {
 // ---- What the passes need -------------------------------------------------------------------
 const engineAnswers = () => sh('docker info >/dev/null 2>&1');
 const missing = [];
-if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
+// The browser tests' Chromium: Debian's headless shell (docs/decisions/032-browser-tests-in-the-headless-shell.md).
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
+if (!existsSync(CHROMIUM)) missing.push('chromium-headless-shell');
 if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
 // The Docker tests' node image is a busybox-static root file system (test/docker/node-image.ts).
 if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
 // The start-up test lists the listening sockets with ss (a fresh install listens on loopback only).
 if (!sh('command -v ss')) missing.push('iproute2');
 const installed = aptInstall(missing);
-const haveChromium = existsSync('/usr/bin/chromium');
-if (!haveChromium) problems.push("browser tests (no Chromium: Debian's chromium package)");
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) problems.push("browser tests (no Chromium: Debian's chromium-headless-shell package)");
 
 /** A Docker Engine in Swarm mode, started with the storage driver these machines support when none answers (as root). */
 async function dockerReady() {

@@ -6,7 +6,12 @@ import { freePort } from '../../test/helpers/process';
 import { startTestServer, type TestServer } from '../../test/helpers/server';
 import { stir } from './page-tools';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell, the build Playwright itself runs for headless tests: the same
+ * Blink and V8 as /usr/bin/chromium, without the browser's own layers, at half its CPU
+ * (docs/decisions/032-browser-tests-in-the-headless-shell.md).
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 /** Hosts under this suffix resolve to the test server: the development-host block is tested on them. */
 export const DEV_HOST = 'preview.lovableproject.com';
 
