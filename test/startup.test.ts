@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/server/paths';
 import { TEST_PAYMENTS_NOTICE } from '../src/shared/test-payments';
+import { migratedDataFolder } from './helpers/database';
 import { spawnServer, type ServerProcess } from './helpers/process';
 import { serverEntry } from './helpers/server-build';
 import { until } from './helpers/wait';
@@ -165,6 +166,7 @@ describe('starting with nodes it cannot run', () => {
   let socket: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nh-start-'));
+    await migratedDataFolder(join(dir, 'data'));
     socket = join(dir, 'docker.sock');
     // A stand-in Docker Engine that answers as one outside Swarm mode does.
     engine = createServer((req, res) => {
@@ -181,7 +183,7 @@ describe('starting with nodes it cannot run', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A first start migrates a new data folder: on a loaded 2-core machine that can take a minute. */
+  /** A start on a loaded 2-core machine can take a minute. */
   const START_TIMEOUT_MS = 120_000;
   // Asynchronous: the stand-in engine answers from this process.
   function start(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {

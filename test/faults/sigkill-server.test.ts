@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, migratedDataFolder, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { until } from '../helpers/wait';
 
@@ -15,7 +15,7 @@ const settings: Setting[] = [];
 if (TEST_DB === 'pglite') {
   settings.push({
     name: 'the embedded database',
-    env: async () => ({ ...common, DATA_DIR: mkdtempSync(join(tmpdir(), 'nh-durable-')) }),
+    env: async () => ({ ...common, DATA_DIR: await migratedDataFolder(mkdtempSync(join(tmpdir(), 'nh-durable-'))) }),
     cleanUp: async () => {},
   });
 } else if (await postgresAnswers()) {

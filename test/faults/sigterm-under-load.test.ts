@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
-import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, migratedDataFolder, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { until } from '../helpers/wait';
 
@@ -27,7 +27,7 @@ let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 if (TEST_DB === 'pglite') {
   settings.push({
     name: 'the embedded database',
-    env: async () => ({ ...common, DATA_DIR: (dir = mkdtempSync(join(tmpdir(), 'nh-sigterm-'))) }),
+    env: async () => ({ ...common, DATA_DIR: (dir = await migratedDataFolder(mkdtempSync(join(tmpdir(), 'nh-sigterm-')))) }),
     open: (env) => openPglite(env.DATA_DIR),
     cleanUp: async () => {
       if (dir) rmSync(dir, { recursive: true, force: true });

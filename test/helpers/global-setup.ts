@@ -27,15 +27,14 @@ function sqlHash(): string {
 
 /**
  * Builds the server for the processes tests start (server-build.ts), and migrates one database
- * once per run, or once per change of the SQL files, for each test file to start from: on PGlite a dump each file loads in about a second instead of running initdb and
- * every migration again; on PostgreSQL a template database each file's database is created from.
+ * once per run, or once per change of the SQL files, for each test file to start from: on PGlite a
+ * dump each file loads in about a second instead of running initdb and every migration again; on
+ * PostgreSQL a template database each file's database is created from. The PostgreSQL pass has the
+ * dump too: its tests start processes on the embedded database as well (migratedDataFolder).
  */
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('serverBuild', await serverBuild());
-  if (process.env.TEST_DB === 'postgres') {
-    project.provide('postgresTemplate', await migratedTemplate(`nh_template_${sqlHash()}`));
-    return;
-  }
+  if (process.env.TEST_DB === 'postgres') project.provide('postgresTemplate', await migratedTemplate(`nh_template_${sqlHash()}`));
   const file = join(tmpdir(), `nodeharbor-pglite-${sqlHash()}.tar`);
   if (!existsSync(file)) {
     const db = await openPglite();

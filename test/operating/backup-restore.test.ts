@@ -14,7 +14,7 @@ import { addCredits } from '../../src/server/domain/credits';
 import { grantRole } from '../../src/server/domain/roles';
 import { loadConfig } from '../../src/server/env';
 import { createLogger } from '../../src/server/http/logger';
-import { createPostgresDatabase, createOwnerRole, createTestDatabase, postgresAnswers } from '../helpers/database';
+import { createOwnerRole, createPostgresDatabase, createTestDatabase, migratedDataFolder, postgresAnswers } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
@@ -55,7 +55,7 @@ async function cli(command: typeof backup, deps: AppDeps, values: Record<string,
 
 /** A fresh DATA_DIR on disk, given the source's secrets.json as the README says, then set up as the CLI's first run would. */
 async function freshDataDir(secrets = { jwtSecret: JWT_SECRET, encryptionKey: KEY_A }): Promise<AppDeps> {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-restore-'));
+  const dir = await migratedDataFolder(mkdtempSync(join(tmpdir(), 'nh-restore-')));
   writeFileSync(join(dir, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
   const deps = await bootstrap(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), { logger: createLogger('silent') });
   cleanUps.push(async () => {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import type { Queryable } from '../../src/server/db/database';
-import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, migratedDataFolder, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { until } from '../helpers/wait';
 import { runCli } from './cli-process';
@@ -37,7 +37,7 @@ const settings: Setting[] = [];
 if (TEST_DB === 'pglite') {
   settings.push({
     name: 'the embedded database',
-    env: async () => ({ ...common, DATA_DIR: folder() }),
+    env: async () => ({ ...common, DATA_DIR: await migratedDataFolder(folder()) }),
     target: async (env) => {
       // A new DATA_DIR given the old secrets.json, as the README says.
       const dir = folder();

@@ -6,7 +6,7 @@ import { describeFailure } from '../../src/server/cli/cli-error';
 import { migrateTo } from '../../src/server/cli/migrate-to';
 import { openPglite } from '../../src/server/db/pglite';
 import { UNREADABLE_URL } from '../../src/server/redact-url';
-import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, migratedDataFolder, postgresAnswers, TEST_DB } from '../helpers/database';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
@@ -97,7 +97,7 @@ describe.runIf(TEST_DB === 'pglite' && postgres)('migrate-to from the embedded d
   let owner: TestUser;
   let other: TestUser;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'nh-migrate-'));
+    dataDir = await migratedDataFolder(mkdtempSync(join(tmpdir(), 'nh-migrate-')));
     writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
     // The data, written by the real server code into the embedded database in DATA_DIR.
     const s = await startTestServer(

@@ -7,7 +7,7 @@ import type { Database } from '../../src/server/db/database';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import { claim } from '../../src/server/jobs/queue';
-import { createPostgresDatabase, postgresAnswers, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, migratedDataFolder, postgresAnswers, TEST_DB } from '../helpers/database';
 import { spawnServer, type ServerProcess } from '../helpers/process';
 import { parseMetrics, sampleValue } from '../helpers/prometheus';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
@@ -37,7 +37,7 @@ let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 if (TEST_DB === 'pglite') {
   settings.push({
     name: 'the embedded database',
-    env: async () => ({ ...common, DATA_DIR: (dir = mkdtempSync(join(tmpdir(), 'nh-shutdown-'))) }),
+    env: async () => ({ ...common, DATA_DIR: (dir = await migratedDataFolder(mkdtempSync(join(tmpdir(), 'nh-shutdown-')))) }),
     open: (env) => openPglite(env.DATA_DIR),
     cleanUp: async () => {
       if (dir) rmSync(dir, { recursive: true, force: true });
