@@ -8,11 +8,10 @@ import { createUser } from '../../src/server/auth/users';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { Database } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
-import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
 import { loadConfig } from '../../src/server/env';
 import { DB_DIR } from '../../src/server/paths';
-import { createPostgresDatabase, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, emptyPglite, TEST_DB } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { GALA_KEY } from '../helpers/users';
 
@@ -33,7 +32,7 @@ beforeAll(async () => {
     copyFileSync(join(DB_DIR, 'migrations', f), join(dir, 'migrations', f));
   }
   if (TEST_DB === 'pglite') {
-    db = await openPglite();
+    db = await emptyPglite();
   } else {
     const scratch = await createPostgresDatabase('nh_upgrade');
     db = await openPostgres(scratch.url, 5);

@@ -7,11 +7,13 @@ import { migrate } from '../../src/server/db/migrate';
 import { migratedTemplate } from './postgres-template';
 import { serverBuild } from './server-build';
 import { openPglite } from '../../src/server/db/pglite';
-import { DB_DIR } from '../../src/server/paths';
+import type { Database } from '../../src/server/db/database';
+import { DB_DIR, ROOT } from '../../src/server/paths';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
+    pgliteEmpty: string;
     postgresTemplate: string;
   }
 }
@@ -35,15 +37,24 @@ function sqlHash(): string {
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('serverBuild', await serverBuild());
   if (process.env.TEST_DB === 'postgres') project.provide('postgresTemplate', await migratedTemplate(`nh_template_${sqlHash()}`));
-  const file = join(tmpdir(), `nodeharbor-pglite-${sqlHash()}.tar`);
-  if (!existsSync(file)) {
-    const db = await openPglite();
-    await migrate(db, { platform: true });
-    // Written whole under another name first: passes starting at once may each make one.
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, Buffer.from(await (await db.dump()).arrayBuffer()));
-    renameSync(partial, file);
-    await db.close();
-  }
-  project.provide('pgliteSnapshot', file);
+  // As initdb leaves a database, for the tests of migrating one: it changes with PGlite alone.
+  const empty = await pgliteDump(`empty-${PGLITE_VERSION}`, async () => {});
+  project.provide('pgliteEmpty', empty);
+  project.provide('pgliteSnapshot', await pgliteDump(sqlHash(), (db) => migrate(db, { platform: true }).then(() => {}), empty));
+}
+
+const PGLITE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+
+/** The dump `nodeharbor-pglite-<key>.tar` in the temp folder, made by `prepare` (on `from`, or a new database) when missing. */
+async function pgliteDump(key: string, prepare: (db: Database) => Promise<void>, from?: string): Promise<string> {
+  const file = join(tmpdir(), `nodeharbor-pglite-${key}.tar`);
+  if (existsSync(file)) return file;
+  const db = await openPglite(undefined, from ? new Blob([readFileSync(from)]) : undefined);
+  await prepare(db);
+  // Written whole under another name first: passes starting at once may each make one.
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, Buffer.from(await (await db.dump()).arrayBuffer()));
+  renameSync(partial, file);
+  await db.close();
+  return file;
 }

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { migrate, MigrationEditedError, migrationFiles, migrationStatus } from '../../src/server/db/migrate';
-import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
-import { createPostgresDatabase, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, emptyPglite, TEST_DB } from '../helpers/database';
 import { runCli } from './cli-process';
 
 // Each applied migration's checksum (issue 22): an edited one stops the start, and
@@ -18,7 +17,7 @@ let drop = async () => {};
 let dir: string;
 
 async function emptyDatabase(): Promise<{ db: Database; url?: string; drop(): Promise<void> }> {
-  if (TEST_DB === 'pglite') return { db: await openPglite(), drop: async () => {} };
+  if (TEST_DB === 'pglite') return { db: await emptyPglite(), drop: async () => {} };
   const scratch = await createPostgresDatabase('nh_migrations');
   return { db: await openPostgres(scratch.url, 2), url: scratch.url, drop: scratch.drop };
 }
@@ -99,9 +98,10 @@ it('takes a line-ending change for no edit, records the checksum of a migration 
 });
 
 it('npm run cli -- migrate:status shows the database as it is, without migrating it, and what a start then applied', { timeout: 120_000 }, async () => {
-  // The CLI's own database: an empty data folder or PostgreSQL database, with the real migrations.
+  // The CLI's own database, with the real migrations: a data folder as initdb leaves it, or an empty PostgreSQL database.
   const data = mkdtempSync(join(tmpdir(), 'nh-status-'));
   dirs.push(data);
+  if (TEST_DB === 'pglite') await (await emptyPglite(data)).close();
   const scratch = TEST_DB === 'postgres' ? await createPostgresDatabase('nh_status') : undefined;
   try {
     const postgres = scratch && {
