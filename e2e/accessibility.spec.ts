@@ -106,6 +106,12 @@ async function expectAccessibleWithUserMenu(page: Page, theme: (typeof THEMES)[n
   await expectAccessible(page, theme, `${where}, with the user menu open`);
   await page.keyboard.press('Escape');
   await page.getByRole('menu').waitFor({ state: 'detached' });
+  // The menu gives the focus back to its button a moment after it goes: a key pressed on another
+  // control meanwhile (the drawer's Menu) would land on this button instead.
+  await page
+    .getByRole('button', { name: /User menu/ })
+    .and(page.locator(':focus'))
+    .waitFor();
 }
 
 describe('accessibility of the signed-in pages', () => {

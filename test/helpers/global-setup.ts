@@ -40,7 +40,9 @@ export default async function setup(project: TestProject): Promise<void> {
   // As initdb leaves a database, for the tests of migrating one: it changes with PGlite alone.
   const empty = await pgliteDump(`empty-${PGLITE_VERSION}`, async () => {});
   project.provide('pgliteEmpty', empty);
-  project.provide('pgliteSnapshot', await pgliteDump(sqlHash(), (db) => migrate(db, { platform: true }).then(() => {}), empty));
+  // Made again when a migration or PGlite changes: a dump of another PGlite may not open.
+  const migrated = await pgliteDump(`${sqlHash()}-${PGLITE_VERSION}`, (db) => migrate(db, { platform: true }).then(() => {}), empty);
+  project.provide('pgliteSnapshot', migrated);
 }
 
 const PGLITE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
