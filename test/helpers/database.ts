@@ -13,19 +13,19 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://po
 
 const dumps = new Map<string, Blob>();
 /** A PGlite that global-setup.ts dumped once for the whole run: migrated, or as initdb left it. */
-function pgliteDump(kind: 'pgliteSnapshot' | 'pgliteEmpty'): Blob {
+function loadDump(kind: 'pgliteSnapshot' | 'pgliteEmpty'): Blob {
   const file = inject(kind);
   let dump = dumps.get(file);
   if (!dump) dumps.set(file, (dump = new Blob([readFileSync(file)])));
   return dump;
 }
-const pgliteSnapshot = () => pgliteDump('pgliteSnapshot');
+const pgliteSnapshot = () => loadDump('pgliteSnapshot');
 
 /**
  * An embedded database as initdb leaves it, before any migration, in memory or in `dir` (a new
  * DATA_DIR): what a first start makes before it migrates, without the initdb (about 8 s of CPU).
  */
-export const emptyPglite = (dir?: string): Promise<Database & { dump(): Promise<Blob> }> => openPglite(dir, pgliteDump('pgliteEmpty'));
+export const emptyPglite = (dir?: string): Promise<Database & { dump(): Promise<Blob> }> => openPglite(dir, loadDump('pgliteEmpty'));
 
 /**
  * Makes `dir` a DATA_DIR whose embedded database is the run's migrated one, as a first start leaves
