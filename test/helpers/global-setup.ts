@@ -41,14 +41,14 @@ export default async function setup(project: TestProject): Promise<void> {
   const empty = await pgliteDump(`empty-${PGLITE_VERSION}`, async () => {});
   project.provide('pgliteEmpty', empty);
   // Made again when a migration or PGlite changes: a dump of another PGlite may not open.
-  const migrated = await pgliteDump(`${sqlHash()}-${PGLITE_VERSION}`, (db) => migrate(db, { platform: true }).then(() => {}), empty);
+  const migrated = await pgliteDump(`${sqlHash()}-${PGLITE_VERSION}`, (db) => migrate(db, { platform: true }), empty);
   project.provide('pgliteSnapshot', migrated);
 }
 
 const PGLITE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
 
 /** The dump `nodeharbor-pglite-<key>.tar` in the temp folder, made by `prepare` (on `from`, or a new database) when missing. */
-async function pgliteDump(key: string, prepare: (db: Database) => Promise<void>, from?: string): Promise<string> {
+async function pgliteDump(key: string, prepare: (db: Database) => Promise<unknown>, from?: string): Promise<string> {
   const file = join(tmpdir(), `nodeharbor-pglite-${key}.tar`);
   if (existsSync(file)) return file;
   const db = await openPglite(undefined, from ? new Blob([readFileSync(from)]) : undefined);
