@@ -9,10 +9,12 @@ if (typeof document === 'undefined') {
   start();
 } else {
   // A pointer moving or pressing, a touch, a key, a focus. A moving pointer counts so that the code
-  // is usually there before a click.
+  // is usually there before a click; one that has not moved does not: Chromium sends such a move
+  // by itself when the layout changes under where it last saw the pointer (at 0,0 on a new page).
   const events = ['pointermove', 'pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
-  const go = () => {
-    for (const e of events) document.removeEventListener(e, go, true);
+  const go = (e: Event) => {
+    if (e instanceof PointerEvent && e.type === 'pointermove' && e.movementX === 0 && e.movementY === 0) return;
+    for (const type of events) document.removeEventListener(type, go, true);
     start();
   };
   for (const e of events) document.addEventListener(e, go, { capture: true, passive: true });
