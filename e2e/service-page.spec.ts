@@ -194,7 +194,47 @@ describe('service page', () => {
     expect(errors.filter((e) => !/status of 50[02]/.test(e))).toEqual([]);
   });
 
-  it('says so for a plan without a threshold and a service with no events, and when the page cannot be read', async () => {
+  it("tells a Town Star node's online streak, the longest today and its hours per day, with no threshold bar", async () => {
+    const user = await createTestUser(app.server, { credits: 20 });
+    const id = await liveService(user, 'ts-1', GALA_KEY, TOWN_STAR);
+    await seedUptime(id, 1, 9 * 3600);
+    await sweep();
+    // Online for the last 40 minutes; earlier today a streak of 3 h 10 m, as a day of sweeps would write.
+    const db = app.server.deps.db;
+    await db.query(`update private.node_status set online_since = now() - interval '40 minutes' where service_id = $1`, [id]);
+    await db.query(
+      `insert into private.node_uptime (service_id, day, seconds_online, seconds_observed, longest_streak_seconds)
+       values ($1, (now() at time zone 'UTC')::date, 4 * 3600, 5 * 3600, 3 * 3600 + 600)`,
+      [id],
+    );
+
+    const { page, errors } = await app.newPage(DESKTOP);
+    await signIn(page, app.url, user.email, user.password);
+    await page.clock.install();
+    await page.goto(`${app.url}/dashboard/services/${id}`);
+    const today = page.getByRole('group', { name: 'Uptime today' });
+    await expect.poll(() => today.innerText()).toContain('4h 0m online');
+    const text = await today.innerText();
+    expect(text).toMatch(/Online streak: 4[01]m/);
+    expect(text).toContain('Longest streak today: 3h 10m');
+    expect(text).toContain('This network rewards continuous uptime, with no daily minimum.');
+    expect(text).not.toContain('Reward threshold');
+    // Hours online per day, with no verdict and no line to reach.
+    await page.getByRole('img', { name: `${day(1)}: 9h 0m online`, exact: true }).waitFor();
+    await expect(page.getByTestId('threshold-line').count()).resolves.toBe(0);
+    await expect(page.getByText('The dashed line is the reward threshold', { exact: false }).count()).resolves.toBe(0);
+
+    // A crash ends the streak; the day keeps its longest.
+    await simulateCrash(app.server.deps.db, id);
+    await sweep();
+    await page.clock.fastForward(31_000);
+    await expect.poll(() => today.innerText()).toContain('Online streak: not online now');
+    await expect(today.innerText()).resolves.toContain('Longest streak today: 3h 10m');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('says so for a node never seen on a network without a daily threshold, a service with no events, and when the page cannot be read', async () => {
     const user = await createTestUser(app.server);
     // Written straight to the database as active: no events, never sampled.
     const { rows } = await app.server.deps.db.query<{ id: string }>(
@@ -209,7 +249,9 @@ describe('service page', () => {
     await page.goto(`${app.url}/dashboard/services/${id}`);
     await expectText(page, 'Loading service...');
     release();
-    await expect.poll(() => page.getByRole('group', { name: 'Uptime today' }).innerText()).toContain('This plan has no reward threshold');
+    const today = page.getByRole('group', { name: 'Uptime today' });
+    await expect.poll(() => today.innerText()).toContain('This network rewards continuous uptime, with no daily minimum.');
+    await expect(today.innerText()).resolves.toMatch(/Online streak: not online now\s+Longest streak today: 0m/);
     await page.getByRole('region', { name: 'Event history' }).getByText('No events yet').waitFor();
     await page.getByRole('region', { name: 'quiet-1' }).getByText('never seen').waitFor();
     await expect(page.getByRole('img', { name: `${day(0)}: no data`, exact: true }).count()).resolves.toBe(1);

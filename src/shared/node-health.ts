@@ -29,6 +29,14 @@ export const NODE_STATE_LABELS: Record<FleetState, string> = {
 /** Beside Installing while the service's install waits in the queue (services.install_queued). */
 export const INSTALL_WAITING_FOR_SLOT = 'Waiting for a free slot';
 
+/**
+ * How a product's network rewards uptime (products.reward_rule, migration 0041): a threshold of
+ * hours online within each UTC day (Playa3ull's Master Node), or continuous uptime with no daily
+ * minimum (Gala's node), shown as online streaks.
+ */
+export const REWARD_RULES = ['daily_threshold', 'continuous'] as const;
+export type RewardRule = (typeof REWARD_RULES)[number];
+
 /** Uptime rows are kept this long (UTC days). */
 export const UPTIME_KEPT_DAYS = 90;
 /** The service page's bars. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nodeEventText } from '../../src/shared/node-health';
+import { nodeEventText, REWARD_RULES } from '../../src/shared/node-health';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { simulateCrash, simulateOutage } from '../../src/server/provisioning/drivers/simulated';
@@ -61,6 +61,8 @@ const uptime = async (user: TestUser, id: string) =>
     seconds_observed: number;
     threshold_seconds: number | null;
     meets_threshold: boolean | null;
+    reward_rule: string | null;
+    longest_streak_seconds: number;
   }[];
 const nodeEvents = async (id: string) =>
   (
@@ -113,12 +115,87 @@ describe('the node monitor', () => {
     } finally {
       await sql('update public.products set uptime_threshold_seconds = 28800 where id = $1', [MASTER_NODE]);
     }
-    // Town Star has no known threshold: no verdict either way.
+    // Town Star has no daily threshold: no verdict either way, and its rule is continuous uptime.
     const town = await activeService(owner, 'mon-town', TOWN_STAR, GALA_KEY);
     await sweepNodes(deps);
     await timePasses(1.1);
     await sweepNodes(deps);
-    expect((await uptime(owner, town))[0]).toMatchObject({ threshold_seconds: null, meets_threshold: null });
+    expect((await uptime(owner, town))[0]).toMatchObject({ threshold_seconds: null, meets_threshold: null, reward_rule: 'continuous' });
+    expect((await uptime(owner, id))[0]).toMatchObject({ reward_rule: 'daily_threshold' });
+  });
+
+  it("keeps each product's reward rule as data: it follows the product's threshold, and the shared list names every rule", async () => {
+    const rules = async () =>
+      Object.fromEntries((await sql<{ id: string; reward_rule: string }>('select id, reward_rule from public.products')).map((r) => [r.id, r.reward_rule]));
+    expect(await rules()).toMatchObject({ [TOWN_STAR]: 'continuous', [MASTER_NODE]: 'daily_threshold' });
+    expect(Object.values(await rules()).every((r) => (REWARD_RULES as readonly string[]).includes(r))).toBe(true);
+    // A network that brings in a daily minimum is a change to its rows, not to the code.
+    await sql('update public.products set uptime_threshold_seconds = 6 * 3600 where id = $1', [TOWN_STAR]);
+    try {
+      expect((await rules())[TOWN_STAR]).toBe('daily_threshold');
+    } finally {
+      await sql('update public.products set uptime_threshold_seconds = null where id = $1', [TOWN_STAR]);
+    }
+    expect((await rules())[TOWN_STAR]).toBe('continuous');
+    // The rule is derived, never written apart from its threshold.
+    await expect(sql(`update public.products set reward_rule = 'daily_threshold' where id = $1`, [TOWN_STAR])).rejects.toThrow(
+      /"reward_rule" can only be updated to DEFAULT/,
+    );
+  });
+
+  it('keeps the online streak of the run a node is on, and the longest within each UTC day', async () => {
+    const id = await activeService(owner, 'mon-streak', TOWN_STAR, GALA_KEY);
+    const streak = async () =>
+      (await owner.client.from('services').select('node_state, online_since').eq('id', id).single()).data as {
+        node_state: string;
+        online_since: string | null;
+      };
+    await sweepNodes(deps);
+    const first = await streak();
+    expect(first.node_state).toBe('online');
+    expect(Math.abs(Date.parse(first.online_since!) - Date.now())).toBeLessThan(60_000);
+    // Online for 100 s, the last 10 since the last sweep.
+    await sql(`update private.node_status set online_since = now() - interval '100 seconds' where service_id = $1`, [id]);
+    await timePasses(10);
+    await sweepNodes(deps);
+    const [today] = await uptime(owner, id);
+    expect(today!.longest_streak_seconds).toBeGreaterThanOrEqual(99);
+    expect(today!.longest_streak_seconds).toBeLessThan(130);
+    const since = (await streak()).online_since;
+    // A restart between two sweeps ends the streak: the new run starts one, and the day keeps the longest.
+    await simulateCrash(s.deps.db, id);
+    await sql('update nodeharbor.simulated_nodes set restarting_until = now(), started_at = now() where service_id = $1', [id]);
+    await timePasses(1.1);
+    await sweepNodes(deps);
+    const after = await streak();
+    expect(after.node_state).toBe('online');
+    expect(Date.parse(after.online_since!)).toBeGreaterThan(Date.parse(since!));
+    expect((await uptime(owner, id))[0]!.longest_streak_seconds).toBe(today!.longest_streak_seconds);
+    // Down: no streak at all.
+    await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    expect(await streak()).toEqual({ node_state: 'offline', online_since: null });
+    await simulateOutage(s.deps.db, id, 0);
+    await sweepNodes(deps);
+    expect((await streak()).online_since).not.toBeNull();
+
+    // Online for 26 hours without a break: each UTC day keeps the part of the streak that fell on it.
+    await sql(`update private.node_monitor set swept_at = now() - interval '26 hours'`);
+    await sql(`update private.node_status set online_since = now() - interval '26 hours' where service_id = $1`, [id]);
+    await sql('delete from private.node_uptime where service_id = $1', [id]);
+    await sql(`select * from private.record_node_samples($1::jsonb, 200000, 600)`, [
+      JSON.stringify((await deps.provisioner.observe()).map((o) => ({ service_id: o.serviceId, state: o.state, task_id: o.taskId }))),
+    ]);
+    const days = await sql<{ online: number; longest: number; today: boolean; since_midnight: number }>(
+      `select seconds_online as online, longest_streak_seconds as longest, day = (now() at time zone 'UTC')::date as today,
+              extract(epoch from (now() at time zone 'UTC') - date_trunc('day', now() at time zone 'UTC')) as since_midnight
+         from private.node_uptime where service_id = $1 order by day`,
+      [id],
+    );
+    expect(days.length).toBeGreaterThanOrEqual(2);
+    for (const d of days) expect(d.longest).toBeCloseTo(d.online, 0);
+    const todays = days.find((d) => d.today)!;
+    expect(todays.longest).toBeCloseTo(todays.since_midnight, -1);
   });
 
   it('splits time at UTC midnight, counts offline time as observed only, and leaves a gap unobserved', async () => {
@@ -239,6 +316,37 @@ describe('alerts', () => {
     expect(up).toHaveLength(1);
     expect(up[0]!.text_body).toMatch(/after 1[01] minutes offline/);
     expect(await sql(`select resolution from private.node_incidents where service_id = $1`, [id])).toEqual([{ resolution: 'online' }]);
+  });
+
+  it("mails a Town Star owner after 5 minutes down, saying the licence may move, before a Master Node's 10", async () => {
+    // An owner of their own: NODE_ALERTS_PER_HOUR is 2 in this file.
+    const user = await createTestUser(s, { credits: 100 });
+    const town = await activeService(user, 'alert-town', TOWN_STAR, GALA_KEY);
+    const master = await activeService(user, 'alert-master');
+    await sweepNodes(deps);
+    for (const id of [town, master]) await simulateOutage(s.deps.db, id, 30);
+    await sweepNodes(deps);
+    // Down for 4 minutes: neither yet.
+    await sql(`update private.node_status set down_since = now() - interval '4 minutes' where service_id = any($1::uuid[])`, [[town, master]]);
+    await sweepNodes(deps);
+    expect(await mails('Your node alert-town is offline')).toEqual([]);
+    // Down for 6: the Town Star's alert, with what is at stake on Gala; the Master Node waits for its 10.
+    await sql(`update private.node_status set down_since = now() - interval '6 minutes' where service_id = any($1::uuid[])`, [[town, master]]);
+    await sweepNodes(deps);
+    const townMail = await mails('Your node alert-town is offline');
+    expect(townMail).toHaveLength(1);
+    expect(townMail[0]!.text_body).toContain('After about 10 minutes offline, Gala may pair your licence with another node.');
+    expect(await mails('Your node alert-master is offline')).toEqual([]);
+    await sql(`update private.node_status set down_since = now() - interval '10 minutes 30 seconds' where service_id = $1`, [master]);
+    await sweepNodes(deps);
+    const masterMail = await mails('Your node alert-master is offline');
+    expect(masterMail).toHaveLength(1);
+    expect(masterMail[0]!.text_body).not.toContain('Gala');
+    // Back online: the Town Star's mail points to its streak, the Master Node's to its threshold.
+    for (const id of [town, master]) await simulateOutage(s.deps.db, id, 0);
+    await sweepNodes(deps);
+    expect((await mails('Your node alert-town is back online'))[0]!.text_body).toContain('Its online streak and uptime:');
+    expect((await mails('Your node alert-master is back online'))[0]!.text_body).toContain("Today's uptime against the reward threshold:");
   });
 
   it('caps node-down mails per owner per hour, still recording each incident', async () => {

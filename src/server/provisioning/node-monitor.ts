@@ -1,3 +1,4 @@
+import type { RewardRule } from '../../shared/node-health';
 import { isUuid } from '../../shared/validation';
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
@@ -55,19 +56,23 @@ export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
 /**
  * The incident's e-mail, through the outbox (keyed by the incident, so a retried sweep mails once).
  * Node-down mails count against the owner's hourly cap (NODE_ALERTS_PER_HOUR): past it the
- * incident stays recorded without one, and then gets no "back online" mail either.
+ * incident stays recorded without one, and then gets no "back online" mail either. A product's
+ * own alert delay (products.down_alert_minutes) stands in for NODE_DOWN_ALERT_MINUTES in the sweep.
  */
 async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promise<void> {
-  const { rows } = await tx.query<{ name: string; email: string | null; reason: string | null }>(
-    `select s.name, u.email, n.reason from private.services s join auth.users u on u.id = s.user_id
-       left join private.node_status n on n.service_id = s.id where s.id = $1`,
+  const { rows } = await tx.query<{ name: string; email: string | null; reason: string | null; rule: RewardRule | null; note: string | null }>(
+    `select s.name, u.email, n.reason, p.reward_rule as rule, p.down_alert_note as note
+       from private.services s join auth.users u on u.id = s.user_id
+       left join private.node_status n on n.service_id = s.id
+       left join public.products p on p.id = s.product_id
+      where s.id = $1`,
     [alert.service_id],
   );
   const svc = rows[0];
   if (!svc?.email) return;
   const url = `${deps.publicUrl}/dashboard/services/${alert.service_id}`;
   if (alert.action === 'up') {
-    const mail = nodeUpMail({ to: svc.email, name: svc.name, since: alert.started_at, back: new Date(), url });
+    const mail = nodeUpMail({ to: svc.email, name: svc.name, since: alert.started_at, back: new Date(), rule: svc.rule, url });
     await deps.mailer.queue(tx, mail, { key: `node-up:${alert.incident_id}` });
     return;
   }
@@ -76,7 +81,7 @@ async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promis
     deps.logger.warn('node-down mail not sent: the owner reached the hourly cap', { service: alert.service_id, incident: alert.incident_id });
     return;
   }
-  const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, reason: svc.reason, url });
+  const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, reason: svc.reason, note: svc.note, url });
   await deps.mailer.queue(tx, mail, { key: `node-down:${alert.incident_id}` });
   await tx.query('update private.node_incidents set mailed = true where id = $1', [alert.incident_id]);
 }

@@ -1,4 +1,4 @@
-import { UPTIME_DAYS_SHOWN } from '@shared/node-health';
+import { UPTIME_DAYS_SHOWN, type RewardRule } from '@shared/node-health';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { NODE_POLL_MS } from './get-service';
@@ -11,6 +11,9 @@ export type UptimeDay = {
   seconds_observed: number;
   threshold_seconds: number | null;
   meets_threshold: boolean | null;
+  reward_rule: RewardRule | null;
+  /** The longest time the node stayed online without a break within the day. */
+  longest_streak_seconds: number;
 };
 
 /** The UTC day `daysAgo` days before `now`, as YYYY-MM-DD. */
@@ -21,7 +24,7 @@ export async function getServiceUptime(serviceId: string): Promise<UptimeDay[]> 
   const supabase = await getSupabase();
   const { data, error } = await supabase
     .from('service_uptime')
-    .select('day, seconds_online, seconds_observed, threshold_seconds, meets_threshold')
+    .select('day, seconds_online, seconds_observed, threshold_seconds, meets_threshold, reward_rule, longest_streak_seconds')
     .eq('service_id', serviceId)
     .gte('day', utcDay(Date.now(), UPTIME_DAYS_SHOWN - 1))
     .order('day', { ascending: true });

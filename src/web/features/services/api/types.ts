@@ -1,5 +1,5 @@
 import type { ServiceState } from '@shared/constants';
-import type { NodeState } from '@shared/node-health';
+import type { NodeState, RewardRule } from '@shared/node-health';
 
 /** A service as the services view shows it to its owner (spec §3). */
 export type Service = {
@@ -27,6 +27,8 @@ export type Service = {
   last_seen_at?: string | null;
   /** Installing, and still waiting in the queue for a free slot: its install has not started. */
   install_queued?: boolean | null;
+  /** Since when the node's current run has been online without a break; null while it is not online. */
+  online_since?: string | null;
 };
 
 export type Product = {
@@ -41,4 +43,6 @@ export type Product = {
   properties: string | null;
   /** Seconds online per UTC day the network rewards; null when the product has none. */
   uptime_threshold_seconds?: number | null;
+  /** How the network rewards uptime: that threshold, or continuous uptime. */
+  reward_rule?: RewardRule;
 };

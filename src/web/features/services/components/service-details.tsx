@@ -11,7 +11,7 @@ import { Seo } from '@/lib/seo';
 import { useRestartCount } from '../api/get-restart-count';
 import { useService } from '../api/get-service';
 import { useServiceEvents } from '../api/get-service-events';
-import { useServiceUptime, utcDay } from '../api/get-service-uptime';
+import { useServiceUptime, utcDay, type UptimeDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
 import { serviceEventText } from '@shared/service-events';
 import { blockedReason, displayStatus, isServiceId } from '../service-status';
@@ -48,12 +48,31 @@ type Props = { serviceId: string; userEmail: string; logs: (service: Service) =>
 
 /**
  * One service's page: what the card shows (plan, status, renewal, key, Extend and Delete), its node
- * now, uptime today and over the last days against the plan's reward threshold, restarts, and its
+ * now, uptime today and over the last days by its network's reward rule, restarts, and its
  * event history. Everything is read again every NODE_POLL_MS while the page is open. `logs` renders
  * the Logs button (another feature's, composed in by the route).
  */
 export function ServiceDetails(props: Props) {
   return isServiceId(props.serviceId) ? <Details {...props} /> : notFound(props.serviceId);
+}
+
+/**
+ * A network that rewards continuous uptime (Gala's): the run the node is on now, and the longest
+ * within today (UTC), with no daily bar to pass. The current streak counts to the last poll.
+ */
+function Streaks({ service, today, asOf }: { service: Service; today: UptimeDay | undefined; asOf: number }) {
+  const since = service.node_state === 'online' && service.online_since ? Date.parse(service.online_since) : NaN;
+  const current = Number.isNaN(since) ? null : Math.max(0, (asOf - since) / 1000);
+  const midnight = Date.parse(`${utcDay(asOf)}T00:00:00Z`);
+  const currentToday = current === null ? 0 : (asOf - Math.max(since, midnight)) / 1000;
+  const longest = Math.max(today?.longest_streak_seconds ?? 0, currentToday);
+  return (
+    <div className="mt-1 space-y-1 text-sm">
+      <p>Online streak: {current === null ? 'not online now' : durationText(current)}</p>
+      <p>Longest streak today: {durationText(longest)}</p>
+      <p className="text-muted-foreground">This network rewards continuous uptime, with no daily minimum.</p>
+    </div>
+  );
 }
 
 function Details({ serviceId, userEmail, logs }: Props) {
@@ -89,8 +108,9 @@ function Details({ serviceId, userEmail, logs }: Props) {
   const keyLabel = parseProperties(product?.properties)?.data_name || 'API Key';
   const today = utcDay(uptime.dataUpdatedAt);
   const todayRow = uptime.data.find((d) => d.day === today);
-  // The rows carry the threshold even for a plan no longer on sale (whose row the API does not show).
+  // The rows carry the threshold and rule even for a plan no longer on sale (whose row the API does not show).
   const threshold = uptime.data[0]?.threshold_seconds ?? product?.uptime_threshold_seconds ?? null;
+  const rule = uptime.data[0]?.reward_rule ?? product?.reward_rule ?? 'continuous';
   const onlineToday = todayRow?.seconds_online ?? 0;
 
   return (
@@ -139,13 +159,11 @@ function Details({ serviceId, userEmail, logs }: Props) {
         <Card role="group" aria-label="Uptime today">
           <h3 className="text-sm font-medium text-muted-foreground">Uptime today</h3>
           <p className="mt-2 text-2xl font-bold">{durationText(onlineToday)} online</p>
-          <p className="mt-1 text-sm">
-            {threshold === null
-              ? 'This plan has no reward threshold'
-              : todayRow?.meets_threshold
-                ? 'Reward threshold met today'
-                : 'Reward threshold not met today'}
-          </p>
+          {rule === 'continuous' ? (
+            <Streaks service={svc} today={todayRow} asOf={uptime.dataUpdatedAt} />
+          ) : (
+            <p className="mt-1 text-sm">{todayRow?.meets_threshold ? 'Reward threshold met today' : 'Reward threshold not met today'}</p>
+          )}
         </Card>
         <Card role="group" aria-label="Restarts">
           <h3 className="text-sm font-medium text-muted-foreground">Restarts</h3>
