@@ -27,10 +27,10 @@ update public.products
 
 -- Since when the node's current run has been online without a break; null while it is not online.
 alter table private.node_status add column online_since timestamptz;
--- A node online now was online since its last "online" event at the latest.
+-- A node online now has been on its run since it last came online or was restarted, at the latest.
 update private.node_status n
    set online_since = coalesce((select max(e.created_at) from public.service_events e
-                                 where e.service_id = n.service_id and e.event = 'node_online'), n.changed_at)
+                                 where e.service_id = n.service_id and e.event in ('node_online', 'node_restarted')), n.changed_at)
  where n.state = 'online';
 
 -- The longest streak within the UTC day: the part of it that fell on that day.
