@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,10 +8,8 @@ import { createUser } from '../../src/server/auth/users';
 import { bootstrap } from '../../src/server/bootstrap';
 import type { Database } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
-import { openPostgres } from '../../src/server/db/postgres';
 import { loadConfig } from '../../src/server/env';
-import { DB_DIR } from '../../src/server/paths';
-import { createPostgresDatabase, emptyPglite, TEST_DB } from '../helpers/database';
+import { emptyTestDatabase, migrationsBefore } from '../helpers/database';
 import { dumpTables } from '../helpers/dump';
 import { GALA_KEY } from '../helpers/users';
 
@@ -25,20 +23,10 @@ let db: Database;
 let drop = async () => {};
 let factorId: string;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nh-0015-'));
-  symlinkSync(join(DB_DIR, 'platform'), join(dir, 'platform'));
-  mkdirSync(join(dir, 'migrations'));
-  for (const f of readdirSync(join(DB_DIR, 'migrations')).filter((f) => f <= '0015_~')) {
-    copyFileSync(join(DB_DIR, 'migrations', f), join(dir, 'migrations', f));
-  }
-  if (TEST_DB === 'pglite') {
-    db = await emptyPglite();
-  } else {
-    const scratch = await createPostgresDatabase('nh_upgrade');
-    db = await openPostgres(scratch.url, 5);
-    drop = scratch.drop;
-  }
+  const dir = migrationsBefore('0016');
+  ({ db, drop } = await emptyTestDatabase('nh_upgrade', 5));
   expect((await migrate(db, { platform: true, dir })).at(-1)).toMatch(/^migrations\/0015_/);
+  rmSync(dir, { recursive: true, force: true });
   // What bootstrap wrote at every start until now.
   await db.query(`insert into nodeharbor.settings (key, value) values ('encryption_key', $1)`, [KEY]);
   const user = await createUser(db, { email: 'upgraded@nodeharbor.test', password: 'correct-horse-battery' });

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { postgresAnswers as answersAt } from '../../scripts/postgres-answers.mjs';
 import { openPglite } from '../../src/server/db/pglite';
 import { openPostgres } from '../../src/server/db/postgres';
+import { DB_DIR } from '../../src/server/paths';
 
 /** Which database the server-side suite runs on: TEST_DB=postgres switches from PGlite. */
 export const TEST_DB: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -81,6 +84,29 @@ export async function createPostgresDatabase(prefix: string, template?: string):
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => asSuperuser(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A db/ folder in the temp folder with the platform's migrations and ours numbered below `next`
+ * (e.g. '0016'): the database as a release before `next` left it, for a test of upgrading it.
+ */
+export function migrationsBefore(next: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `nh-before-${next}-`));
+  symlinkSync(join(DB_DIR, 'platform'), join(dir, 'platform'));
+  mkdirSync(join(dir, 'migrations'));
+  for (const f of readdirSync(join(DB_DIR, 'migrations')).filter((f) => f < next)) copyFileSync(join(DB_DIR, 'migrations', f), join(dir, 'migrations', f));
+  return dir;
+}
+
+/**
+ * A database before any migration, for a test of migrating one: an in-memory PGlite as initdb
+ * leaves it, or a new empty database on the test PostgreSQL (`prefix_<random>`) with a pool of
+ * `connections`. `url` is PostgreSQL's, for a process the test starts.
+ */
+export async function emptyTestDatabase(prefix: string, connections = 2): Promise<{ db: Database; url?: string; drop(): Promise<void> }> {
+  if (TEST_DB === 'pglite') return { db: await emptyPglite(), drop: async () => {} };
+  const scratch = await createPostgresDatabase(prefix);
+  return { db: await openPostgres(scratch.url, connections), url: scratch.url, drop: scratch.drop };
 }
 
 /**

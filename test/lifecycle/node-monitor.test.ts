@@ -40,6 +40,13 @@ const sql = async <T>(text: string, params: unknown[] = []) => (await s.deps.db.
  * the time between two sweeps from private.node_monitor.swept_at to the next sweep's now().
  */
 const timePasses = (seconds: number) => sql('update private.node_monitor set swept_at = swept_at - make_interval(secs => $1)', [seconds]);
+/** One sweep whose last sample was `hours` ago, allowed to bridge that gap: it spreads the time over the UTC days. */
+async function sweepAfterHours(hours: number) {
+  await sql('update private.node_monitor set swept_at = now() - make_interval(hours => $1)', [hours]);
+  await sql(`select * from private.record_node_samples($1::jsonb, 200000, 600)`, [
+    JSON.stringify((await deps.provisioner.observe()).map((o) => ({ service_id: o.serviceId, state: o.state, task_id: o.taskId }))),
+  ]);
+}
 
 async function activeService(user: TestUser, name: string, product = MASTER_NODE, key = LICENCE_KEY): Promise<string> {
   const { data, error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: product });
@@ -180,12 +187,9 @@ describe('the node monitor', () => {
     expect((await streak()).online_since).not.toBeNull();
 
     // Online for 26 hours without a break: each UTC day keeps the part of the streak that fell on it.
-    await sql(`update private.node_monitor set swept_at = now() - interval '26 hours'`);
     await sql(`update private.node_status set online_since = now() - interval '26 hours' where service_id = $1`, [id]);
     await sql('delete from private.node_uptime where service_id = $1', [id]);
-    await sql(`select * from private.record_node_samples($1::jsonb, 200000, 600)`, [
-      JSON.stringify((await deps.provisioner.observe()).map((o) => ({ service_id: o.serviceId, state: o.state, task_id: o.taskId }))),
-    ]);
+    await sweepAfterHours(26);
     const days = await sql<{ online: number; longest: number; today: boolean; since_midnight: number }>(
       `select seconds_online as online, longest_streak_seconds as longest, day = (now() at time zone 'UTC')::date as today,
               extract(epoch from (now() at time zone 'UTC') - date_trunc('day', now() at time zone 'UTC')) as since_midnight
@@ -202,11 +206,8 @@ describe('the node monitor', () => {
     const id = await activeService(owner, 'mon-days');
     await sweepNodes(deps);
     // The last sample 26 hours ago, online: one sweep allowed to bridge it spreads it over the days.
-    await sql(`update private.node_monitor set swept_at = now() - interval '26 hours'`);
     await sql('delete from private.node_uptime where service_id = $1', [id]);
-    await sql(`select * from private.record_node_samples($1::jsonb, 200000, 600)`, [
-      JSON.stringify((await deps.provisioner.observe()).map((o) => ({ service_id: o.serviceId, state: o.state, task_id: o.taskId }))),
-    ]);
+    await sweepAfterHours(26);
     const rows = await sql<{ day: string; online: number; observed: number; today: boolean; since_midnight: number }>(
       `select day::text, seconds_online as online, seconds_observed as observed, day = (now() at time zone 'UTC')::date as today,
               extract(epoch from (now() at time zone 'UTC') - date_trunc('day', now() at time zone 'UTC')) as since_midnight

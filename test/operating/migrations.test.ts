@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database';
 import { migrate, MigrationEditedError, migrationFiles, migrationStatus } from '../../src/server/db/migrate';
-import { openPostgres } from '../../src/server/db/postgres';
-import { createPostgresDatabase, emptyPglite, TEST_DB } from '../helpers/database';
+import { createPostgresDatabase, emptyPglite, emptyTestDatabase, TEST_DB } from '../helpers/database';
 import { runCli } from './cli-process';
 
 // Each applied migration's checksum (issue 22): an edited one stops the start, and
@@ -15,12 +14,6 @@ const dirs: string[] = [];
 let db: Database;
 let drop = async () => {};
 let dir: string;
-
-async function emptyDatabase(): Promise<{ db: Database; url?: string; drop(): Promise<void> }> {
-  if (TEST_DB === 'pglite') return { db: await emptyPglite(), drop: async () => {} };
-  const scratch = await createPostgresDatabase('nh_migrations');
-  return { db: await openPostgres(scratch.url, 2), url: scratch.url, drop: scratch.drop };
-}
 
 /** A folder of three small migrations, as db/ has them. */
 function migrationsDir(): string {
@@ -35,7 +28,7 @@ function migrationsDir(): string {
 const states = async () => (await migrationStatus(db, migrationFiles({ platform: false, dir }))).map((s) => `${s.state} ${s.name}`);
 
 beforeEach(async () => {
-  const empty = await emptyDatabase();
+  const empty = await emptyTestDatabase('nh_migrations');
   db = empty.db;
   drop = empty.drop;
   dir = migrationsDir();

@@ -1,46 +1,23 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
-import type { Database } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
-import { openPostgres } from '../../src/server/db/postgres';
-import { createPostgresDatabase, emptyPglite, TEST_DB } from '../helpers/database';
+import { emptyTestDatabase, migrationsBefore } from '../helpers/database';
 
 // Migration 0041 on a database that already watches nodes: what it fills in for the rows it finds.
 
-const DB_DIR = join(import.meta.dirname, '../../db');
-const dir = mkdtempSync(join(tmpdir(), 'nh-0041-'));
-let close = async () => {};
-afterAll(async () => {
-  await close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** db/ with the migrations numbered below `next`. */
-function migrationsBefore(next: string) {
-  rmSync(join(dir, 'migrations'), { recursive: true, force: true });
-  mkdirSync(join(dir, 'migrations'));
-  cpSync(join(DB_DIR, 'platform'), join(dir, 'platform'), { recursive: true });
-  for (const f of readdirSync(join(DB_DIR, 'migrations')).filter((f) => f < next)) cpSync(join(DB_DIR, 'migrations', f), join(dir, 'migrations', f));
-}
-
-async function emptyDatabase(): Promise<Database> {
-  if (TEST_DB === 'pglite') return emptyPglite();
-  const scratch = await createPostgresDatabase('nh_0041');
-  const db = await openPostgres(scratch.url, 2);
-  close = async () => {
-    await db.close();
-    await scratch.drop();
-  };
-  return db;
-}
+let drop = async () => {};
+afterAll(() => drop());
 
 it('gives a node online before it the streak of its run since it last came online or restarted, and Town Star its 5-minute alert', async () => {
-  const db = await emptyDatabase();
-  if (TEST_DB === 'pglite') close = () => db.close();
-  migrationsBefore('0041');
+  const empty = await emptyTestDatabase('nh_0041');
+  const { db } = empty;
+  drop = async () => {
+    await db.close();
+    await empty.drop();
+  };
+  const dir = migrationsBefore('0041');
   await migrate(db, { platform: true, dir });
+  rmSync(dir, { recursive: true, force: true });
   const one = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows[0]!;
   const user = await one<{ id: string }>(`insert into auth.users (email) values ('streak@nodeharbor.test') returning id`);
   const town = await one<{ id: string }>(`insert into public.products (name, price, base_product_code) values ('Town Star', 10, 'TOWNSTAR') returning id`);
@@ -66,8 +43,7 @@ it('gives a node online before it the streak of its run since it last came onlin
   const down = await service('down', 'offline', '10 minutes');
   await event(down, 'node_online', '4 hours');
 
-  migrationsBefore('9999');
-  expect(await migrate(db, { platform: true, dir })).toEqual(['migrations/0041_reward_rules.sql']);
+  expect(await migrate(db, { platform: true })).toEqual(['migrations/0041_reward_rules.sql']);
   const since = async (id: string) =>
     (
       await one<{ hours: number | null }>(`select extract(epoch from now() - online_since) / 3600 as hours from private.node_status where service_id = $1`, [
