@@ -7,6 +7,7 @@ import { bootstrap } from './bootstrap';
 import { commands } from './cli/commands';
 import { startHttpProcesses } from './cluster/http-processes';
 import { isMessage, toPrimary } from './cluster/messages';
+import { serveOnSharedPort } from './cluster/shared-port';
 import { startControlServer } from './control/control-server';
 import type { Database } from './db/database';
 import { loadConfigOrExit, type Config } from './env';
@@ -75,7 +76,7 @@ async function serveInCluster(): Promise<void> {
   const config = loadConfigOrExit();
   const deps = await bootstrap(config, { prepared: true });
   const lifecycle: Lifecycle = { stopping: false };
-  const server = await serveApp({ ...deps, webDir: WEB_DIST, lifecycle, cluster: true });
+  const server = await serveOnSharedPort({ ...deps, webDir: WEB_DIST, lifecycle, cluster: true });
   const stop = stopOnSignals(
     {
       logger: deps.logger,
@@ -89,7 +90,7 @@ async function serveInCluster(): Promise<void> {
   process.on('SIGINT', () => {});
   process.on('message', (message) => {
     if (isMessage(message, 'nodeharbor:stop-listening')) {
-      // Closing the handle sends node:cluster's own message first, on the same channel.
+      // The descriptor closes at once; the last process's closes the port.
       void stopListening(server);
       toPrimary({ type: 'nodeharbor:not-listening' });
     }

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { SendHandle } from 'node:child_process';
 import type { Logger } from '../http/logger';
 import type { Stoppable } from '../shutdown';
 import { answerMetricsRequests } from './cluster-metrics';
@@ -16,7 +17,7 @@ const CUT_SHORT_MS = 2_000;
 
 /**
  * Asks each of `workers` to stop listening, and resolves when each has said it did (or exited),
- * or at `giveUp`. node:cluster's primary holds the port while any HTTP process listens on it.
+ * or at `giveUp`. The port closes as the last lets go of it.
  */
 function stopListening(workers: Worker[], giveUp: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -53,6 +54,13 @@ export type HttpProcesses = Stoppable & {
  * it is a worker) sharing one port, and replaces any that dies until `stop`. `stop` asks each to
  * stop listening, then, once none does (the port is closed), to shut down gracefully, and resolves
  * when all have exited.
+ *
+ * The port is not node:cluster's (decision 034): the first HTTP process opens it and passes its
+ * socket to the primary, which passes it on to the others and to each replacement; each accepts its
+ * own connections from it. The primary holds the socket without accepting, so that a connection
+ * waits in the kernel's queue while every process is being replaced, and lets go of it first when
+ * it stops: the last HTTP process to stop listening closes it, and no connection is left in a queue
+ * nobody takes from.
  */
 export function startHttpProcesses(opts: { count: number; exec: string; logger: Logger }): HttpProcesses {
   const { count, logger } = opts;
@@ -62,6 +70,10 @@ export function startHttpProcesses(opts: { count: number; exec: string; logger: 
   answerMetricsRequests(() => [...serving]);
   let stopping = false;
   let youngDeaths = 0;
+  /** The listening socket, once the first HTTP process has opened it; `opening` is asked to, meanwhile. */
+  let socket: SendHandle | undefined;
+  let opening: Worker | undefined;
+  const waiting: Worker[] = [];
 
   let started!: (port: number) => void;
   let failed!: (e: Error) => void;
@@ -72,17 +84,34 @@ export function startHttpProcesses(opts: { count: number; exec: string; logger: 
   let up = 0;
   let startedUp = false;
 
+  const listenOn = (worker: Worker) => {
+    if (!worker.isConnected() || stopping) return;
+    // keepOpen: the primary passes the same socket on again, to the next replacement.
+    if (socket) worker.send({ type: 'nodeharbor:listen', open: false } satisfies ClusterMessage, socket, { keepOpen: true });
+    else if (!opening) {
+      opening = worker;
+      worker.send({ type: 'nodeharbor:listen', open: true } satisfies ClusterMessage);
+    } else waiting.push(worker);
+  };
+  cluster.on('message', (worker, message: unknown, handle?: SendHandle) => {
+    if (!workers.has(worker)) return;
+    if (isMessage(message, 'nodeharbor:ready')) listenOn(worker);
+    if (!isMessage(message, 'nodeharbor:listening')) return;
+    if (worker === opening && handle) {
+      socket = handle;
+      waiting.splice(0).forEach(listenOn);
+    }
+    serving.add(worker);
+    if (!startedUp && ++up === count) {
+      startedUp = true;
+      started(message.port);
+    }
+  });
+
   const fork = () => {
     const bornAt = Date.now();
     const worker = cluster.fork();
     workers.add(worker);
-    worker.once('listening', (address) => {
-      serving.add(worker);
-      if (!startedUp && ++up === count) {
-        startedUp = true;
-        started(address.port);
-      }
-    });
     worker.once('exit', (code, signal) => {
       workers.delete(worker);
       serving.delete(worker);
@@ -108,6 +137,8 @@ export function startHttpProcesses(opts: { count: number; exec: string; logger: 
     name: 'HTTP processes',
     async stop(giveUp) {
       stopping = true;
+      // A raw socket handle (net.Native in child_process' terms): closing it closes the primary's descriptor alone.
+      (socket as { close?: () => void } | undefined)?.close?.();
       const exits = [...workers].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
       const asked = [...workers].filter((w) => serving.has(w) && w.isConnected());
       // One still starting would not hear the message yet, and has nothing in hand: SIGTERM it.
@@ -115,8 +146,8 @@ export function startHttpProcesses(opts: { count: number; exec: string; logger: 
       // Each HTTP process keeps the same grace and cuts its own work short at its end; one that does not, is killed.
       giveUp.addEventListener('abort', () => setTimeout(() => workers.forEach((w) => w.process.kill('SIGKILL')), CUT_SHORT_MS).unref(), { once: true });
       // NOTE: the port closes first, and only then do the HTTP processes close their connections.
-      // A client whose connection closes connects again: it must be refused, not accepted by the
-      // primary while another process still listens and then dropped unanswered when the last lets go.
+      // A client whose connection closes connects again: it must be refused, not left in the
+      // listening socket's queue as the last process lets go of it.
       await stopListening(asked, giveUp);
       for (const w of asked) if (w.isConnected()) w.send({ type: 'nodeharbor:stop' } satisfies ClusterMessage);
       await Promise.all(exits);

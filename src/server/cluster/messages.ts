@@ -1,7 +1,14 @@
+import type { SendHandle } from 'node:child_process';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 
 /** What the primary and its HTTP processes say to each other over the cluster's IPC channel. */
 export type ClusterMessage =
+  /** HTTP process → primary: ready to serve; where should it listen? */
+  | { type: 'nodeharbor:ready' }
+  /** primary → HTTP process: open the port (HOST:PORT) and pass its socket back, or (`open` false) listen on the socket sent along. */
+  | { type: 'nodeharbor:listen'; open: boolean }
+  /** HTTP process → primary: listening on `port`; the socket comes along when it opened the port. */
+  | { type: 'nodeharbor:listening'; port: number }
   /** primary → HTTP process: stop listening (the primary is stopping); its connections stay open. */
   | { type: 'nodeharbor:stop-listening' }
   /** HTTP process → primary: done, sent after node:cluster's own message that lets go of the port. */
@@ -22,5 +29,6 @@ export function isMessage<T extends ClusterMessage['type']>(message: unknown, ty
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 }
 
-/** Sends `message` on the channel to the primary (in an HTTP process). */
-export const toPrimary = (message: ClusterMessage) => process.send!(message);
+/** Sends `message` on the channel to the primary (in an HTTP process), with `handle` (kept open here) if given. */
+export const toPrimary = (message: ClusterMessage, handle?: SendHandle) =>
+  handle ? process.send!(message, handle, { keepOpen: true }) : process.send!(message);
