@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
+import { REDACTED } from '../../src/shared/node-health';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createService, createTestUser, TOWN_STAR } from '../helpers/users';
+import { createService, createTestUser, GALA_KEY, TOWN_STAR } from '../helpers/users';
 import { jobsOf } from './helpers';
 import { expectLedgerBalanced } from '../helpers/ledger';
 
@@ -124,4 +125,32 @@ it('tells the owner, and only the owner, that an install waits for a free slot, 
   expect(retried).toMatchObject({ state: 'installing', install_queued: true });
   const { rows } = await s.deps.db.query('select install_started_at from private.services where id = $1', [failing]);
   expect(rows).toEqual([{ install_started_at: null }]);
+});
+
+it('fails a node that keeps stopping with its own last words, its key redacted, or the engine’s reason when it printed none', async () => {
+  const u = await createTestUser(s, { credits: 30 });
+  const failing = (lines: string[]): JobDeps['provisioner'] => ({
+    ...deps.provisioner,
+    health: async () => ({ state: 'failing', reason: 'task: non-zero exit (1)' }),
+    logs: async () => lines,
+  });
+  const spoke = await createService(u, 'spoke');
+  await installNode(
+    {
+      ...deps,
+      provisioner: failing([
+        `2026-11-28T06:00:00.000000000Z Connecting with ${GALA_KEY}`,
+        '2026-11-28T06:00:01.000000000Z Error: license rejected: license not found',
+        '2026-11-28T06:00:01.000000001Z ',
+      ]),
+    },
+    spoke,
+  );
+  expect(await stateOf(spoke)).toEqual({ state: 'failed', reason: 'The node stopped: Error: license rejected: license not found' });
+  const leaked = await createService(u, 'leaked');
+  await installNode({ ...deps, provisioner: failing([`2026-11-28T06:00:00.000000000Z Refused key ${GALA_KEY}`]) }, leaked);
+  expect(await stateOf(leaked)).toEqual({ state: 'failed', reason: `The node stopped: Refused key ${REDACTED}` });
+  const silent = await createService(u, 'silent');
+  await installNode({ ...deps, provisioner: failing([]) }, silent);
+  expect(await stateOf(silent)).toEqual({ state: 'failed', reason: 'task: non-zero exit (1)' });
 });

@@ -8,6 +8,7 @@ import { serviceActiveMail } from '../mail/templates/service-active';
 import type { NodeSettings } from './node-settings';
 import { NodeCannotRun, nodeSpecOf } from './node-spec';
 import type { Provisioner } from './provisioner';
+import { redactLogs } from './redact-logs';
 
 export type InstallDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings; publicUrl: string };
 
@@ -48,13 +49,31 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     if (health.state === 'running' && Date.now() - health.since.getTime() >= nodes.settleSeconds * 1000) {
       return completeInstallation(deps, serviceId, svc.state_changed_at, installedKey);
     }
-    if (health.state === 'failing') return failInstallation(deps, serviceId, health.reason);
+    if (health.state === 'failing') return failInstallation(deps, serviceId, await inItsOwnWords(provisioner, serviceId, installedKey, health.reason));
     if (Date.now() >= deadline) {
       const why = health.state === 'starting' && health.reason ? `: ${health.reason}` : '';
       return failInstallation(deps, serviceId, `The node did not start within ${nodes.installTimeoutSeconds} seconds${why}`);
     }
     await sleep(pollMs);
   }
+}
+
+/** How many of a failing node's last lines are read for the one that says why it stopped. */
+const LAST_WORDS_LINES = 20;
+
+/**
+ * Why a node that keeps stopping stopped, in its own last words when it printed any: a vendor's
+ * node says why it refused a licence better than an exit code does, and so does our entrypoint
+ * when the key is missing (nodes/*). The key is redacted from them, as from the node's logs; the
+ * engine's reason stays when the node printed nothing or its logs cannot be read.
+ */
+async function inItsOwnWords(provisioner: Provisioner, serviceId: string, key: string, engineReason: string): Promise<string> {
+  const lines = await provisioner.logs(serviceId, LAST_WORDS_LINES).catch(() => []);
+  // Each line starts with the engine's timestamp.
+  const last = redactLogs(lines, key)
+    .map((line) => line.slice(line.indexOf(' ') + 1).trim())
+    .findLast((line) => line !== '');
+  return last ? `The node stopped: ${last}` : engineReason;
 }
 
 /**
