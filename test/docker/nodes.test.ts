@@ -123,7 +123,12 @@ it('fails an installation whose image is missing, with the reason, a mail and no
   const id = await create('missing-img', MASTER_NODE, LICENCE_KEY);
   await until('the installation to fail', id, 'failed');
   const { data } = await owner.client.from('services').select('state, provisioning_error, is_installed').eq('id', id).single();
-  expect(data).toMatchObject({ state: 'failed', is_installed: false, provisioning_error: expect.stringContaining('No such image: nodeharbor-test/missing:1') });
+  expect(data).toMatchObject({
+    state: 'failed',
+    is_installed: false,
+    provisioning_error:
+      'The node image nodeharbor-test/missing:1 could not be pulled: the operator must push it or set registry credentials (No such image: nodeharbor-test/missing:1)',
+  });
   expect(await events(id)).toEqual(['install_requested', 'install_failed']);
   const mail = await sql<{ subject: string; text_body: string }>('select subject, text_body from nodeharbor.outbox where to_address = $1 and subject like $2', [
     owner.email,

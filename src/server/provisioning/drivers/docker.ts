@@ -29,6 +29,15 @@ const RESTART_DELAY_NS = 5_000_000_000;
 /** How long the engine may take to send a node's logs: Swarm's log answer can hang (moby/moby#38640, docker/cli#4678). */
 const LOGS_TIMEOUT_MS = 15_000;
 
+/** How a host's engine says it has no image and could not pull it (Swarm's task error). */
+const NOT_PULLED = /No such image|pull access denied|manifest unknown|unauthorized|denied: /i;
+/** The reason an image that could not be pulled fails an install with: what the operator must do, and the engine's words. */
+const notPulled = (svc: Docker.Service, reason: string) => {
+  const template = svc.Spec?.TaskTemplate;
+  const image = (template && 'ContainerSpec' in template && template.ContainerSpec?.Image) || 'the node image';
+  return `The node image ${image.replace(/@sha256:[0-9a-f]+$/, '')} could not be pulled: the operator must push it or set registry credentials (${reason})`;
+};
+
 type EngineError = Error & { statusCode?: number; code?: string; json?: { message?: string } | string | null };
 /** What health and observe read of a task (the typings leave tasks untyped). */
 type Task = {
@@ -268,7 +277,10 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
       // Only the tasks of the service as it is now count: a node stopped after failing, then started, starts afresh.
       const changed = Date.parse(svc.UpdatedAt ?? '') || 0;
       const ended = tasks.filter((t) => ENDED_STATES.has(t.Status?.State ?? '') && (Date.parse(t.CreatedAt ?? '') || 0) >= changed);
-      if (ended.length >= FAILING_AFTER) return { state: 'failing', reason: reasonOf(ended[0]) ?? `the node ended ${ended.length} times` };
+      if (ended.length >= FAILING_AFTER) {
+        const reason = reasonOf(ended[0]) ?? `the node ended ${ended.length} times`;
+        return { state: 'failing', reason: NOT_PULLED.test(reason) ? notPulled(svc, reason) : reason };
+      }
       // Pulling, placing or waiting to be restarted: the engine says why ("no suitable node (insufficient resources on 1 node)").
       const reason = reasonOf(tasks[0]);
       return reason ? { state: 'starting', reason } : { state: 'starting' };
