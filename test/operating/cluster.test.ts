@@ -34,62 +34,58 @@ describe.runIf(TEST_DB === 'postgres')('npm start on PostgreSQL with WEB_CONCURR
     await scratch?.drop();
   });
 
-  it(
-    'serves from every process, sums their metrics, replaces a killed one, keeps the port while all are replaced, and stops them all on SIGTERM',
-    { timeout: 120_000 },
-    async () => {
-      scratch = await createPostgresDatabase('nh_cluster');
-      server = await spawnServer({
-        DATABASE_URL: scratch.url,
-        JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',
-        ENCRYPTION_KEY: 'cluster-test-encryption-key-long-enough-0123456789',
-        WEB_CONCURRENCY: '3',
-        LOG_LEVEL: 'info',
-      });
-      const s = server;
-      // /healthz answers once the first process listens; the primary says so when all three do.
-      const listening = await until('all to listen', () => lines(s.output(), 'listening')[0]);
-      expect(JSON.parse(listening)).toMatchObject({ database: 'postgres', httpProcesses: 3 });
-      const first = started(s.output());
-      expect(first).toHaveLength(3);
-      expect(lines(s.output(), 'worker started')).toHaveLength(1);
-      // The worker is the primary's: an HTTP process's readiness is its database and migrations.
-      const ready = await fetch(`${s.url}/ready`, { headers: { Connection: 'close' } });
-      expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { process: 'ok', database: 'ok', migrations: 'ok' } }]);
+  it('serves from every process, sums their metrics, replaces killed ones, holds the port, stops all on SIGTERM', { timeout: 120_000 }, async () => {
+    scratch = await createPostgresDatabase('nh_cluster');
+    server = await spawnServer({
+      DATABASE_URL: scratch.url,
+      JWT_SECRET: 'cluster-test-secret-that-is-long-enough-0123456789',
+      ENCRYPTION_KEY: 'cluster-test-encryption-key-long-enough-0123456789',
+      WEB_CONCURRENCY: '3',
+      LOG_LEVEL: 'info',
+    });
+    const s = server;
+    // /healthz answers once the first process listens; the primary says so when all three do.
+    const listening = await until('all to listen', () => lines(s.output(), 'listening')[0]);
+    expect(JSON.parse(listening)).toMatchObject({ database: 'postgres', httpProcesses: 3 });
+    const first = started(s.output());
+    expect(first).toHaveLength(3);
+    expect(lines(s.output(), 'worker started')).toHaveLength(1);
+    // The worker is the primary's: an HTTP process's readiness is its database and migrations.
+    const ready = await fetch(`${s.url}/ready`, { headers: { Connection: 'close' } });
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { process: 'ok', database: 'ok', migrations: 'ok' } }]);
 
-      // A connection each, accepted by whichever process takes it from the shared socket first.
-      for (let i = 0; i < 30; i++) expect((await fetch(`${s.url}/config.json`, { headers: { Connection: 'close' } })).status).toBe(200);
-      const counted = async () => {
-        const res = await fetch(`${s.url}/metrics`, { headers: { Connection: 'close' } });
-        expect(res.status).toBe(200);
-        return sampleValue(parseMetrics(await res.text()), 'nodeharbor_http_requests_total', { method: 'GET', route: '/config.json', status: '200' });
-      };
-      // One process alone counted about a third of them.
-      expect(await counted()).toBe(30);
+    // A connection each, accepted by whichever process takes it from the shared socket first.
+    for (let i = 0; i < 30; i++) expect((await fetch(`${s.url}/config.json`, { headers: { Connection: 'close' } })).status).toBe(200);
+    const counted = async () => {
+      const res = await fetch(`${s.url}/metrics`, { headers: { Connection: 'close' } });
+      expect(res.status).toBe(200);
+      return sampleValue(parseMetrics(await res.text()), 'nodeharbor_http_requests_total', { method: 'GET', route: '/config.json', status: '200' });
+    };
+    // One process alone counted about a third of them.
+    expect(await counted()).toBe(30);
 
-      process.kill(first[0]!, 'SIGKILL');
-      const replacement = await until('a replacement', () => started(s.output()).find((pid) => !first.includes(pid)));
-      expect(lines(s.output(), 'an HTTP process exited: starting another')[0]).toContain('"signal":"SIGKILL"');
-      for (let i = 0; i < 9; i++) expect((await fetch(`${s.url}/healthz`, { headers: { Connection: 'close' } })).status).toBe(200);
-      // The killed process's counts went with it: the others' remain.
-      expect(await counted()).toBeLessThan(30);
+    process.kill(first[0]!, 'SIGKILL');
+    const replacement = await until('a replacement', () => started(s.output()).find((pid) => !first.includes(pid)));
+    expect(lines(s.output(), 'an HTTP process exited: starting another')[0]).toContain('"signal":"SIGKILL"');
+    for (let i = 0; i < 9; i++) expect((await fetch(`${s.url}/healthz`, { headers: { Connection: 'close' } })).status).toBe(200);
+    // The killed process's counts went with it: the others' remain.
+    expect(await counted()).toBeLessThan(30);
 
-      // Every HTTP process at once: the primary keeps the port's socket, so a connection made before
-      // any replacement listens waits in its queue and is answered, not refused (decision 034).
-      for (const pid of [...first.slice(1), replacement]) process.kill(pid, 'SIGKILL');
-      await until('all three to exit', () => lines(s.output(), 'an HTTP process exited: starting another').length === 4);
-      const waited = await fetch(`${s.url}/healthz`, { headers: { Connection: 'close' } });
-      expect(waited.status).toBe(200);
+    // Every HTTP process at once: the primary keeps the port's socket, so a connection made before
+    // any replacement listens waits in its queue and is answered, not refused (decision 034).
+    for (const pid of [...first.slice(1), replacement]) process.kill(pid, 'SIGKILL');
+    await until('all three to exit', () => lines(s.output(), 'an HTTP process exited: starting another').length === 4);
+    const waited = await fetch(`${s.url}/healthz`, { headers: { Connection: 'close' } });
+    expect(waited.status).toBe(200);
 
-      s.child.kill('SIGTERM');
-      expect(await s.exited).toBe(0);
-      for (const pid of started(s.output())) expect(alive(pid), `HTTP process ${pid}`).toBe(false);
-      const stopping = lines(s.output(), 'shutting down');
-      expect(stopping.filter((l) => l.includes('"signal":"SIGTERM"'))).toHaveLength(1);
-      // The replacements serving by then (the last waits 10 s: three died young).
-      expect(stopping.filter((l) => l.includes('"signal":"asked by the primary"')).length).toBeGreaterThanOrEqual(1);
-    },
-  );
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    for (const pid of started(s.output())) expect(alive(pid), `HTTP process ${pid}`).toBe(false);
+    const stopping = lines(s.output(), 'shutting down');
+    expect(stopping.filter((l) => l.includes('"signal":"SIGTERM"'))).toHaveLength(1);
+    // The replacements serving by then (the last waits 10 s: three died young).
+    expect(stopping.filter((l) => l.includes('"signal":"asked by the primary"')).length).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe.runIf(TEST_DB === 'pglite')('npm start on the embedded database with WEB_CONCURRENCY=3', () => {

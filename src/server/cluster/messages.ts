@@ -11,7 +11,7 @@ export type ClusterMessage =
   | { type: 'nodeharbor:listening'; port: number }
   /** primary → HTTP process: stop listening (the primary is stopping); its connections stay open. */
   | { type: 'nodeharbor:stop-listening' }
-  /** HTTP process → primary: done, sent after node:cluster's own message that lets go of the port. */
+  /** HTTP process → primary: done, its descriptor of the port closed. */
   | { type: 'nodeharbor:not-listening' }
   /** primary → HTTP process: shut down gracefully, once none listens (the primary is stopping). */
   | { type: 'nodeharbor:stop' }
