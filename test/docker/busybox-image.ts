@@ -11,11 +11,15 @@ const APPLETS = ['sh', 'cat', 'sleep'];
 /** Labelled on the image, so that an image built from other files is built again. */
 const VERSION_LABEL = 'nodeharbor.test-image';
 
-/** Whether `tag` is an image of importBusyboxImage's (any version): one the tests may replace or remove. */
-export function isTestImage(tag: string): boolean {
+/** The version label of `tag` when it is an image of importBusyboxImage's; undefined for another image, or none. */
+function testImageVersion(tag: string): string | undefined {
   const built = spawnSync('docker', ['image', 'inspect', '--format', `{{index .Config.Labels "${VERSION_LABEL}"}}`, tag], { encoding: 'utf8' });
-  return built.status === 0 && built.stdout.trim() !== '' && built.stdout.trim() !== '<no value>';
+  const version = built.stdout.trim();
+  return built.status === 0 && version !== '' && version !== '<no value>' ? version : undefined;
 }
+
+/** Whether `tag` is an image of importBusyboxImage's (any version): one the tests may replace or remove. */
+export const isTestImage = (tag: string): boolean => testImageVersion(tag) !== undefined;
 
 /**
  * Imports `tag` with `docker import` from a busybox-static root file system: /bin/busybox, /bin/sh,
@@ -27,8 +31,7 @@ export function importBusyboxImage(tag: string, files: Readonly<Record<string, s
   const hash = createHash('sha256');
   for (const [path, content] of Object.entries(files).sort()) hash.update(path).update('\0').update(content).update('\0');
   const version = hash.update(changes.join('\n')).digest('hex').slice(0, 16);
-  const built = spawnSync('docker', ['image', 'inspect', '--format', `{{index .Config.Labels "${VERSION_LABEL}"}}`, tag], { encoding: 'utf8' });
-  if (built.status === 0 && built.stdout.trim() === version) return;
+  if (testImageVersion(tag) === version) return;
   if (!existsSync(BUSYBOX)) throw new Error(`The test images need ${BUSYBOX} from Debian's busybox-static: run \`apt-get install -y busybox-static\``);
   // A dynamically linked busybox (Debian's busybox package) names its loader near the start of the file: it cannot run alone.
   if (readFileSync(BUSYBOX).subarray(0, 4096).includes('/ld-')) {
