@@ -20,10 +20,19 @@ export function removeOurs(serviceIds: readonly string[]): void {
   }
 }
 
-/** Ends a node's running container as kill -9 would (exit code 137), found as an operator would, by the label Swarm gives it. */
+/** A node's Swarm service: `nh-` and the first 12 characters of its service id, as the driver names it. */
+export const swarmName = (serviceId: string) => `nh-${serviceId.slice(0, 12)}`;
+
+/** A node's one running container, found as an operator would, by the label Swarm gives it. */
+export function nodeContainer(serviceId: string): string {
+  const found = docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=${swarmName(serviceId)}`)
+    .split('\n')
+    .filter(Boolean);
+  if (found.length !== 1) throw new Error(`expected one running container of ${swarmName(serviceId)}, found ${found.length}`);
+  return found[0]!;
+}
+
+/** Ends a node's running container as kill -9 would (exit code 137). */
 export function killNode(serviceId: string): void {
-  const name = `nh-${serviceId.slice(0, 12)}`;
-  const found = docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=${name}`).split('\n').filter(Boolean);
-  if (found.length !== 1) throw new Error(`expected one running container of ${name}, found ${found.length}`);
-  docker('kill', '--signal', 'KILL', found[0]!);
+  docker('kill', '--signal', 'KILL', nodeContainer(serviceId));
 }

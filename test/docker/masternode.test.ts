@@ -2,11 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
-import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, MASTER_NODE, type TestUser } from '../helpers/users';
-import { docker, dockerJson, removeOurs } from './cli';
+import { docker, dockerJson, nodeContainer, swarmName } from './cli';
+import { removeEachTestsNodes, serviceState } from './lifecycle-nodes';
 import { ensurePlaya3ullStandIn, PLAYA3ULL_IMAGE, PLAYA3ULL_KEY, UNKNOWN_KEY } from './playa3ull-standin';
 
 // Playa3ull's Master Node as NodeHarbor builds it (nodes/playa3ull-masternode, npm run images) on
@@ -33,20 +33,12 @@ beforeAll(async () => {
   });
   owner = await createTestUser(s, { credits: 100 });
 }, 240_000);
-afterEach(async () => {
-  await forceServiceState(s.deps.db, 'failed', 'id = any($1::uuid[])', created);
-  removeOurs(created);
-});
-afterAll(async () => {
-  await s?.stop();
-  removeOurs(created);
+removeEachTestsNodes(() => s, created);
+afterAll(() => {
   if (image) spawnSync('docker', ['image', 'rm', image], { stdio: 'ignore' });
 });
 
-const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text, params).then((r) => r.rows);
-const state = async (id: string) => (await sql<{ state: string }>('select state::text as state from private.services where id = $1', [id]))[0]!.state;
-const until = (what: string, id: string, wanted: string) => waitFor(what, async () => (await state(id)) === wanted, 90_000);
-const swarmName = (id: string) => `nh-${id.slice(0, 12)}`;
+const until = (what: string, id: string, wanted: string) => waitFor(what, async () => (await serviceState(s.deps.db, id)) === wanted, 90_000);
 
 async function create(name: string, key: string): Promise<string> {
   const { data, error } = await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: key, p_product_id: MASTER_NODE });
@@ -56,14 +48,6 @@ async function create(name: string, key: string): Promise<string> {
   return id;
 }
 
-/** The node's one running container, found as an operator would, by the label Swarm gives it. */
-function container(id: string): string {
-  const found = docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=${swarmName(id)}`)
-    .split('\n')
-    .filter(Boolean);
-  if (found.length !== 1) throw new Error(`expected one running container of ${swarmName(id)}, found ${found.length}`);
-  return found[0]!;
-}
 /** The environment of the container's PID 1, which our entrypoint replaced with the vendor's node (exec). */
 const environ = (c: string) => docker('exec', c, 'cat', '/proc/1/environ').split('\0').filter(Boolean);
 const cmdline = (c: string) => docker('exec', c, 'cat', '/proc/1/cmdline').split('\0').filter(Boolean);
@@ -108,7 +92,7 @@ it("runs the vendor's node with the key in its environment alone, and a changed 
   const id = await create('master', PLAYA3ULL_KEY);
   await until('the service to be active', id, 'active');
   await waitFor('the node to be accepted', async () => logs(id).includes(`License accepted: ****${PLAYA3ULL_KEY.slice(-4)}`), 30_000);
-  const c = container(id);
+  const c = nodeContainer(id);
   expect(environ(c)).toContain(`LICENSE_KEY=${PLAYA3ULL_KEY}`);
   // The vendor's entrypoint and command, run in the entrypoint's place: the key is no argument.
   expect(cmdline(c)).toEqual(['/bin/sh', '/usr/local/bin/playa3ull-node', '--headless']);
@@ -121,7 +105,7 @@ it("runs the vendor's node with the key in its environment alone, and a changed 
   await waitFor('the node to run with the new key', async () => logs(id).includes('License accepted: ****7c21'), 60_000);
   await waitFor('one container, with the new key', async () => {
     try {
-      return environ(container(id)).includes(`LICENSE_KEY=${newKey}`);
+      return environ(nodeContainer(id)).includes(`LICENSE_KEY=${newKey}`);
     } catch {
       return false;
     }

@@ -7,7 +7,7 @@ import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { invokeFunction } from '../helpers/functions';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
-import { docker, removeOurs } from './cli';
+import { killNode, removeOurs } from './cli';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // Watching real nodes on a real Swarm (issue 16), through the API as owners read them: the same
@@ -89,9 +89,7 @@ it('sees a killed container restarting, then online, with a readable event; upti
     await sql('update public.products set uptime_threshold_seconds = 28800 where id = $1', [MASTER_NODE]);
   }
 
-  const container = docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=nh-${id.slice(0, 12)}`);
-  expect(container).not.toBe('');
-  docker('kill', '--signal', 'KILL', container);
+  killNode(id);
   // Within Swarm's 5 s restart delay (the first sweeps after the kill; more time only helps a loaded machine).
   await waitFor(
     'the monitor to see it restarting',

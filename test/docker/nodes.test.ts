@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { reconcileNodes } from '../../src/server/provisioning/reconciler';
@@ -7,7 +7,8 @@ import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
-import { docker, dockerJson, removeOurs } from './cli';
+import { docker, dockerJson, swarmName } from './cli';
+import { removeEachTestsNodes, serviceState } from './lifecycle-nodes';
 
 // Real nodes on a real Docker Engine in Swarm mode, driven by the app's own worker: the issue's
 // "what must show". Town Star runs the offline test image through NODE_IMAGES; the Master Node
@@ -32,26 +33,16 @@ beforeAll(async () => {
   deps = await createJobDeps(s.deps);
   owner = await createTestUser(s, { credits: 100 });
 });
-// Each test's nodes go, and their services are put where nothing should run (failed), so that a
-// later test's reconciler does not bring them back.
-afterEach(async () => {
-  await forceServiceState(s.deps.db, 'failed', 'id = any($1::uuid[])', created);
-  removeOurs(created);
-});
-afterAll(async () => {
-  await s?.stop();
-  removeOurs(created);
-});
+removeEachTestsNodes(() => s, created);
 
 const sql = <T>(text: string, params: unknown[] = []) => s.deps.db.query<T>(text, params).then((r) => r.rows);
-const state = async (id: string) => (await sql<{ state: string }>('select state::text as state from private.services where id = $1', [id]))[0]!.state;
+const state = (id: string) => serviceState(s.deps.db, id);
 // The node monitor writes its own events (node_online, node_offline, …) whenever its tick
 // happens to fall; the lifecycle's order is what these tests check.
 const events = async (id: string) =>
   (await sql<{ event: string }>('select event from public.service_events where service_id = $1 order by id', [id]))
     .map((e) => e.event)
     .filter((e) => !(NODE_EVENTS as readonly string[]).includes(e));
-const swarmName = (id: string) => `nh-${id.slice(0, 12)}`;
 const ourServices = (id: string) => docker('service', 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`);
 const ourSecrets = (id: string) => docker('secret', 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`);
 const replicas = (id: string) =>
