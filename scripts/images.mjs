@@ -7,7 +7,7 @@
 // build as vendor-entrypoint and vendor-cmd, which our entrypoint runs, and what the build used is
 // labelled: org.opencontainers.image.base.name, .base.digest (the registry's digest, when the base
 // came from one) and io.nodeharbor.base-image (the engine's image id). Prints the NODE_IMAGES to set.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +27,8 @@ const fail = (message) => {
 };
 
 /** Runs docker, and returns what it printed; `failure` says what could not be done, with docker's own words. */
-function docker(args, failure, options = {}) {
-  const run = spawnSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+function docker(args, failure) {
+  const run = spawnSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (run.error) fail(`docker could not be run (${run.error.message}): install Docker first`);
   if (run.status !== 0) fail(`${failure}: ${(run.stderr || run.stdout).trim()}`);
   return run.stdout.trim();
@@ -95,14 +95,12 @@ function build(folder) {
     };
     const labelArgs = Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
     process.stdout.write(`building ${tag} from ${base}${digest ? ` (${digest})` : ''}\n`);
-    docker(['build', '--pull=false', ...labelArgs, '-t', tag, context], `${tag} could not be built`, { stdio: ['ignore', 'pipe', 'pipe'] });
+    docker(['build', '--pull=false', ...labelArgs, '-t', tag, context], `${tag} could not be built`);
   } finally {
     rmSync(context, { recursive: true, force: true });
   }
   if (opts.push) docker(['push', tag], `${tag} could not be pushed (log in with docker login ${opts.registry.split('/')[0]})`);
-  const product = execFileSync('docker', ['image', 'inspect', '--format', '{{index .Config.Labels "io.nodeharbor.product"}}', tag], {
-    encoding: 'utf8',
-  }).trim();
+  const product = docker(['image', 'inspect', '--format', '{{index .Config.Labels "io.nodeharbor.product"}}', tag], `${tag} could not be inspected`);
   return { product, tag };
 }
 
