@@ -129,8 +129,8 @@ describe.each([
     // The Master Node's key is a License Key: its label and its messages say so.
     await dialog.getByRole('radio', { name: /^Master Node \$3\.00/ }).click();
     const licence = dialog.getByLabel('Master Node License Key', { exact: true });
-    await expectMessage(licence, messages.apiKeyMin(20, 'License key'));
-    await expect(dialog.getByText('License key must be at least 20 characters long').count()).resolves.toBe(1);
+    await expectMessage(licence, messages.apiKeyFormat('############-####-####-####-############', 'License key'));
+    await expect(dialog.getByText('License key must have the form ############-####-####-####-############').count()).resolves.toBe(1);
     await licence.fill('');
     await expectMessage(licence, 'License key is required');
     await licence.fill(LICENCE_KEY);
@@ -166,7 +166,7 @@ describe.each([
     await typeSlowly(page, field, 'MN-1');
     await expectMessage(field, null);
     await field.blur();
-    await expectMessage(field, messages.apiKeyMin(20, 'License key'));
+    await expectMessage(field, messages.apiKeyFormat('############-####-####-####-############', 'License key'));
     await field.fill('');
     await expectMessage(field, messages.apiKeyRequired('License key'));
     await page.keyboard.press('Escape');

@@ -44,7 +44,7 @@ describe('service page: Change key and Rename', () => {
     const save = dialog.getByRole('button', { name: 'Save key' });
     await field.fill('MN-1');
     await field.blur();
-    await dialog.getByText(messages.apiKeyMin(20, 'License key')).waitFor();
+    await dialog.getByText(messages.apiKeyFormat('############-####-####-####-############', 'License key')).waitFor();
     await expect(save.isDisabled()).resolves.toBe(true);
     await field.fill('MN-1234-5678-ABCD-EFG$');
     await dialog.getByText('The licence key contains only letters, digits and hyphens').waitFor();
@@ -53,7 +53,7 @@ describe('service page: Change key and Rename', () => {
 
     // A request that never reaches the server: the generic message.
     await context.route('**/rest/v1/rpc/manage_service_operation', (r) => r.abort());
-    await field.fill('MN-9999-8888-7777-WXYZ');
+    await field.fill('MN9999999999-8888-7777-WXYZ-999999999999');
     await save.click();
     await expectToast(page, 'Failed to update service');
     await context.unroute('**/rest/v1/rpc/manage_service_operation');

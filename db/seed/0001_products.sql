@@ -16,6 +16,6 @@ values
    'A managed Playa3ull Master Node, started with your Master Node License Key.', 3.00,
    array['Deployed within minutes', '24/7 monitoring', 'Automatic updates'],
    true, '1 MONTH', 'MASTERNODE',
-   '{"data_name":"Master Node License Key","data_description":"The licence key contains only letters, digits and hyphens","data_validation":{"minimum_length":20,"maximum_length":64,"valid_chars":"A-Za-z0-9-"}}',
+   '{"data_name":"Master Node License Key","data_description":"The licence key contains only letters, digits and hyphens","data_validation":{"valid_chars":"A-Za-z0-9-","format":"############-####-####-####-############"}}',
    'nodeharbor/playa3ull-masternode:1', 0.5, 512, 8 * 3600, null, null)
 on conflict (id) do nothing;

@@ -104,6 +104,7 @@ describe('the key is named as its label names it', () => {
     expect(messages.apiKeyEnding('==', 'License key')).toBe('License key must end with "=="');
     expect(messages.apiKeySpaces('License key')).toBe('License key cannot contain spaces');
     expect(messages.apiKeyChars('License key')).toBe('License key contains invalid characters');
+    expect(messages.apiKeyFormat('####-##', 'License key')).toBe('License key must have the form ####-##');
   });
 });
 

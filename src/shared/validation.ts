@@ -66,6 +66,7 @@ export const messages = {
   apiKeyMin: (n: number, field = API_KEY) => `${field} must be at least ${n} characters long`,
   apiKeyMax: (n: number, field = API_KEY) => `${field} must be at most ${n} characters long`,
   apiKeyEnding: (x: string, field = API_KEY) => `${field} must end with "${x}"`,
+  apiKeyFormat: (format: string, field = API_KEY) => `${field} must have the form ${format}`,
   notLoggedIn: 'You must be logged in to create a service',
   serviceNameRequired: 'Service name is required',
   apiKeyRequired: (field = API_KEY) => `${field} is required`,
@@ -196,6 +197,8 @@ export type KeyValidation = {
   minimum_length?: number;
   maximum_length?: number;
   valid_chars?: string;
+  /** The vendor's placeholder ("####-####"): the key's hyphen-separated groups have its groups' lengths. */
+  format?: string;
   ends_with?: string;
 };
 
@@ -234,6 +237,9 @@ export function keyNoun(properties: ProductProperties | null): string {
   return `${words[words.length - 2]!} ${last === last.toUpperCase() ? last : last.toLowerCase()}`;
 }
 
+/** "ab-c" → "2,1": what a key and its format must share. */
+const groupLengths = (text: string): string => text.split('-').map(length).join(',');
+
 /**
  * The first broken API-key rule, or null when the key is valid: the plan's own rule when its
  * properties define data_validation, else the default rule. `valid_chars` is a regular-expression
@@ -254,6 +260,7 @@ export function apiKeyError(key: string, properties: ProductProperties | null): 
   if (rule.valid_chars !== undefined && !new RegExp(`^[${rule.valid_chars}]*$`).test(key)) {
     return properties?.data_description || messages.apiKeyChars(field);
   }
+  if (rule.format !== undefined && groupLengths(key) !== groupLengths(rule.format)) return messages.apiKeyFormat(rule.format, field);
   if (rule.ends_with !== undefined && !key.endsWith(rule.ends_with)) return messages.apiKeyEnding(rule.ends_with, field);
   return null;
 }

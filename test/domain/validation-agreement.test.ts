@@ -27,12 +27,12 @@ const names: [string, string | null][] = [
 const masterNode = JSON.stringify({
   data_name: 'Master Node License Key',
   data_description: 'The licence key contains only letters, digits and hyphens',
-  data_validation: { minimum_length: 20, maximum_length: 64, valid_chars: 'A-Za-z0-9-' },
+  data_validation: { valid_chars: 'A-Za-z0-9-', format: '############-####-####-####-############' },
 });
 const withEnding = JSON.stringify({ data_validation: { minimum_length: 4, ends_with: '==' } });
 const noDescription = JSON.stringify({ data_validation: { valid_chars: 'a-z' } });
 const walletLabel = JSON.stringify({ data_name: ' Wallet  Access Token ', data_validation: { valid_chars: 'a-z', ends_with: '.' } });
-const acronymLabel = JSON.stringify({ data_name: 'Node ID', data_validation: { minimum_length: 4 } });
+const acronymLabel = JSON.stringify({ data_name: 'Node ID', data_validation: { minimum_length: 4, maximum_length: 6 } });
 const oneWordLabel = JSON.stringify({ data_name: 'Licence' });
 
 const keys: [string, string | null, string | null][] = [
@@ -48,10 +48,12 @@ const keys: [string, string | null, string | null][] = [
   [`${'A'.repeat(43)}=`, '{not json', null],
   ['A'.repeat(44), '["an array"]', messages.apiKeyDefaultEnding()],
   // The Master Node's label says "License Key": so do its messages.
-  ['MN-1234', masterNode, messages.apiKeyMin(20, 'License key')],
-  ['M'.repeat(65), masterNode, messages.apiKeyMax(64, 'License key')],
-  ['MN_1234_5678_ABCD_EFGH', masterNode, 'The licence key contains only letters, digits and hyphens'],
-  ['MN-1234-5678-ABCD-EFGH', masterNode, null],
+  ['MN-1234', masterNode, messages.apiKeyFormat('############-####-####-####-############', 'License key')],
+  ['MN0123456789-1234-5678-ABCD01234567EFGH', masterNode, messages.apiKeyFormat('############-####-####-####-############', 'License key')],
+  ['MN0123456789-1234-5678-ABCD-01234567EFGH-', masterNode, messages.apiKeyFormat('############-####-####-####-############', 'License key')],
+  ['MN01234567891-234-5678-ABCD-01234567EFGH', masterNode, messages.apiKeyFormat('############-####-####-####-############', 'License key')],
+  ['MN0123456789_1234_5678_ABCD_01234567EFGH', masterNode, 'The licence key contains only letters, digits and hyphens'],
+  ['MN0123456789-1234-5678-ABCD-01234567EFGH', masterNode, null],
   ['abc', withEnding, messages.apiKeyMin(4)],
   ['abcd=', withEnding, messages.apiKeyEnding('==')],
   ['abc==', withEnding, null],
@@ -59,6 +61,7 @@ const keys: [string, string | null, string | null][] = [
   ['ABC', walletLabel, messages.apiKeyChars('Access token')],
   ['abc', walletLabel, messages.apiKeyEnding('.', 'Access token')],
   ['abc', acronymLabel, messages.apiKeyMin(4, 'Node ID')],
+  ['abcdefg', acronymLabel, messages.apiKeyMax(6, 'Node ID')],
   ['A'.repeat(44), oneWordLabel, messages.apiKeyDefaultEnding('Licence')],
   ['A'.repeat(44), JSON.stringify({ data_name: 42 }), messages.apiKeyDefaultEnding()],
 ];

@@ -33,7 +33,8 @@ export const TOWN_STAR = '00000000-0000-4000-8000-000000000001';
 export const TOWN_STAR_QUARTERLY = '00000000-0000-4000-8000-000000000002';
 export const MASTER_NODE = '00000000-0000-4000-8000-000000000003';
 export const GALA_KEY = `${'A'.repeat(43)}=`;
-export const LICENCE_KEY = 'MN-1234-5678-ABCD-EFGH';
+/** In Playa3ull's form: groups of 12, 4, 4, 4 and 12 (decision 035). */
+export const LICENCE_KEY = 'MN0123456789-1234-5678-ABCD-01234567EFGH';
 
 /** A Town Star service of `u`'s, created through the RPC a customer calls: it is installing. */
 export async function createService(u: TestUser, name: string): Promise<string> {
