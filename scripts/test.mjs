@@ -92,6 +92,8 @@ if (!existsSync(CHROMIUM)) missing.push('chromium-headless-shell');
 if (!engineAnswers() && !sh('command -v dockerd && command -v docker')) missing.push('docker.io');
 // The Docker tests' node image is a busybox-static root file system (test/docker/node-image.ts).
 if (!sh('dpkg -s busybox-static')) missing.push('busybox-static');
+// The private registry the registry-credentials test pushes to and pulls from (Debian's docker-registry).
+if (!sh('command -v docker-registry')) missing.push('docker-registry');
 // The start-up test lists the listening sockets with ss (a fresh install listens on loopback only).
 if (!sh('command -v ss')) missing.push('iproute2');
 const installed = aptInstall(missing);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { until } from '../helpers/wait';
 
 /** The Docker CLI's output, trimmed: the tests look at the engine the way an operator would, not through our driver. */
 export function docker(...args: string[]): string {
@@ -35,4 +36,10 @@ export function nodeContainer(serviceId: string): string {
 /** Ends a node's running container as kill -9 would (exit code 137). */
 export function killNode(serviceId: string): void {
   docker('kill', '--signal', 'KILL', nodeContainer(serviceId));
+}
+
+/** Removes an image the tests built or pulled, once the containers of removed nodes that ran it, which outlive their service by its stop grace, are gone. */
+export async function removeImage(tag: string): Promise<void> {
+  await until(`the containers of ${tag} to go`, () => docker('ps', '--all', '--quiet', '--filter', `ancestor=${tag}`) === '', 60_000, 200);
+  docker('image', 'rm', tag);
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { createTestUser, MASTER_NODE, type TestUser } from '../helpers/users';
-import { docker, dockerJson, nodeContainer, swarmName } from './cli';
+import { docker, dockerJson, nodeContainer, removeImage, swarmName } from './cli';
 import { removeEachTestsNodes, serviceState } from './lifecycle-nodes';
 import { ensurePlaya3ullStandIn, PLAYA3ULL_IMAGE, PLAYA3ULL_KEY, UNKNOWN_KEY } from './playa3ull-standin';
 
@@ -33,10 +33,11 @@ beforeAll(async () => {
   });
   owner = await createTestUser(s, { credits: 100 });
 }, 240_000);
-removeEachTestsNodes(() => s, created);
-afterAll(() => {
-  if (image) spawnSync('docker', ['image', 'rm', image], { stdio: 'ignore' });
+// Registered first, so run last (after hooks run in reverse): once the nodes are gone.
+afterAll(async () => {
+  if (image) await removeImage(image);
 });
+removeEachTestsNodes(() => s, created);
 
 const until = (what: string, id: string, wanted: string) => waitFor(what, async () => (await serviceState(s.deps.db, id)) === wanted, 90_000);
 

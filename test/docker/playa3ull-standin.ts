@@ -14,7 +14,8 @@ export const PLAYA3ULL_KEY = '4f3a9c2b7e10-5d6c-4b8a-9e21-0c7d3f6a8b59';
 export const UNKNOWN_KEY = '000000000000-0000-0000-0000-000000000000';
 
 // The stand-in for Playa3ull's node, as its README documents it: the licence from --license=<key>
-// or LICENSE_KEY. Its lines follow test/fixtures/playa3ull/ (the words we rely on).
+// or LICENSE_KEY. Its lines are a stand-in's own: Playa3ull publishes none (decision 035), and
+// NodeHarbor matches none of them; it shows the customer the node's last line as it is.
 const NODE = `#!/bin/sh
 key="\${LICENSE_KEY:-}"
 for arg in "$@"; do case "$arg" in --license=*) key="\${arg#--license=}" ;; esac; done
