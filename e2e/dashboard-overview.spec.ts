@@ -22,9 +22,11 @@ describe('dashboard overview and layout', () => {
     await page.getByRole('heading', { name: 'Get Started' }).waitFor();
     await page.getByRole('heading', { name: 'Quick-start guide' }).waitFor();
     const hrefs = await Promise.all(
-      ['Gala API key guide', 'Frequently asked questions', 'Contact support'].map((name) => page.getByRole('link', { name }).getAttribute('href')),
+      ['Gala API key guide', 'Master Node License Key guide', 'Frequently asked questions', 'Contact support'].map((name) =>
+        page.getByRole('link', { name }).getAttribute('href'),
+      ),
     );
-    expect(hrefs).toEqual(['/gala-hosting/api-key', '/#faq-heading', '/contact']);
+    expect(hrefs).toEqual(['/gala-hosting/api-key', '/playa3ull-hosting/license-key', '/#faq-heading', '/contact']);
     // The dashboard has its own layout: no public header or footer.
     await expect(page.getByRole('contentinfo').count()).resolves.toBe(0);
     expect(await seriousViolations(page)).toEqual([]);

@@ -54,8 +54,22 @@ const pages: { path: string; h1: string; texts?: string[]; links?: [name: string
     texts: ['Town Star', '$10', 'Founders Node', 'Spider Tanks', 'Mirandus', 'VPS', 'Dedicated server', '99%'],
     links: [['Notify Me about Founders Node', '/contact']],
   },
-  { path: '/gala-hosting/api-key', h1: 'Gala API Key', texts: ['Five steps to a running node', '99.9%'] },
-  { path: '/playa3ull-hosting/host-node', h1: 'Host your Master Node', texts: ['$3', 'Best Offer', 'Master Node License Key', '99.9%'] },
+  { path: '/gala-hosting/api-key', h1: 'Gala API Key', texts: ['Five steps to a running node', '99.9%', 'Node Dashboard', '44 to 46 characters'] },
+  {
+    path: '/playa3ull-hosting/license-key',
+    h1: 'Master Node License Key',
+    texts: ['Five steps to a running node', '99.9%', 'Playa3ull dApp › Account › license key', '############-####-####-####-############'],
+    links: [
+      ['app.playa3ull.games/account', 'https://app.playa3ull.games/account'],
+      ['Host your Master Node', '/playa3ull-hosting/host-node'],
+    ],
+  },
+  {
+    path: '/playa3ull-hosting/host-node',
+    h1: 'Host your Master Node',
+    texts: ['$3', 'Best Offer', 'Master Node License Key', '99.9%'],
+    links: [['Get your license key', '/playa3ull-hosting/license-key']],
+  },
   { path: '/no/such/page', h1: 'Oops! Page not found', links: [[/home/i, '/']] },
 ];
 
@@ -80,6 +94,7 @@ describe.each([
     // The footer of spec §2 on every page.
     const footer = page.getByRole('contentinfo');
     for (const [name, href] of [
+      ['Master Node License Key', '/playa3ull-hosting/license-key'],
       ['Terms of Service', '/terms'],
       ['Privacy Policy', '/privacy'],
       ['Cookie Policy', '/cookies'],
@@ -108,6 +123,79 @@ it('the header menus lead to the product pages on a wide screen', async () => {
   await expect(nav.getByRole('button', { name: 'Playa3ull Hosting' }).getAttribute('aria-expanded')).resolves.toBe('false');
   await expect(page.getByRole('link', { name: 'Login' }).isVisible()).resolves.toBe(true);
   await expect(page.getByRole('link', { name: 'Register' }).isVisible()).resolves.toBe(true);
+});
+
+it('the Playa3ull menu leads to the Master Node License Key guide', async () => {
+  const { page } = await visit('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Playa3ull Hosting' }).click();
+  await nav.getByRole('link', { name: /Master Node License Key/ }).click();
+  await page.waitForURL(/\/playa3ull-hosting\/license-key$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Master Node License Key' }).waitFor()).resolves.toBeUndefined();
+});
+
+/** Opens one question of a page's FAQ (native <details>) and returns its answer as shown. */
+async function faqAnswer(page: Page, question: string): Promise<string> {
+  const item = page.locator('details').filter({ has: page.locator('summary', { hasText: question }) });
+  await item.locator('summary').click();
+  const answer = item.locator('p');
+  await answer.waitFor({ state: 'visible' });
+  return answer.innerText();
+}
+
+const perWalletQuestion = 'I own several Master Node licenses. How many services do I need?';
+const perWalletAnswer =
+  'One for each wallet. While the Master Node Software is in beta, one running instance covers every license in the same wallet, however many you own there. So one Master Node service covers all the licenses in a wallet; licenses in different wallets need one service for each wallet.';
+
+describe('the key guides say what the vendors say', () => {
+  it("the Playa3ull guide sends the customer to the dApp's Account page, gives the key's form and the per-wallet rule", async () => {
+    const { page, errors } = await visit('/playa3ull-hosting/license-key');
+    const account = page.getByRole('link', { name: 'app.playa3ull.games/account' });
+    await expect(account.getAttribute('href')).resolves.toBe('https://app.playa3ull.games/account');
+    await expect(account.getAttribute('target')).resolves.toBe('_blank');
+    const steps = page.getByRole('region', { name: 'Five steps to a running node' });
+    await expect(steps.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual([
+      'Step 1: Sign in to the PLAYA3ULL GAMES dApp',
+      'Step 2: Open your Account page',
+      'Step 3: Copy your license key',
+      'Step 4: Paste it straight into NodeHarbor',
+      'Step 5: Create your service',
+    ]);
+    await expect(steps.innerText()).resolves.toContain(
+      'It has the form ############-####-####-####-############: five groups of 12, 4, 4, 4 and 12 letters or digits, separated by hyphens, 40 characters in all.',
+    );
+    // The create-service form's own message, word for word.
+    await expect(steps.innerText()).resolves.toContain('"License key must have the form ############-####-####-####-############"');
+    await expect(faqAnswer(page, perWalletQuestion)).resolves.toBe(perWalletAnswer);
+    await expect(faqAnswer(page, 'How long must a Master Node be online?')).resolves.toContain('At least 8 hours in each UTC day, from 00:00 to 23:59 UTC.');
+    await expect(faqAnswer(page, 'Does NodeHarbor need my wallet?')).resolves.toContain("it never needs your wallet's seed phrase or private key");
+    expect(errors).toEqual([]);
+  });
+
+  it("the Gala guide finds the key in the Node Dashboard and explains Gala's pairing rule", async () => {
+    const { page, errors } = await visit('/gala-hosting/api-key');
+    const steps = page.getByRole('region', { name: 'Five steps to a running node' });
+    await steps.getByRole('heading', { name: 'Step 2: Open the Node Dashboard' }).waitFor();
+    await expect(steps.innerText()).resolves.toContain('Gala account › Node Dashboard › API key');
+    await expect(steps.innerText()).resolves.toContain('It cannot move or touch the NFTs or crypto in your wallet.');
+    await expect(steps.innerText()).resolves.toContain('It is a string of 44 to 46 characters that ends with "=".');
+    await expect(faqAnswer(page, 'Can I also run my license on my own computer?')).resolves.toBe(
+      'Not while we host it. Gala pairs a license with one running node. After about 10 minutes offline, Gala may release the pairing and pair the license with another of your nodes, so a second node running the same license can take it over. We e-mail you once your hosted node has been down for 5 minutes.',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('the Master Node page answers how many services a wallet needs and links the guide', async () => {
+    const { page, errors } = await visit('/playa3ull-hosting/host-node');
+    await expect(faqAnswer(page, perWalletQuestion)).resolves.toBe(perWalletAnswer);
+    // What a crawler reads: the same answer in the page's FAQPage.
+    const html = await (await fetch(`${app.url}/playa3ull-hosting/host-node`)).text();
+    expect(html).toContain(perWalletAnswer);
+    await page.getByRole('link', { name: 'Get your license key' }).click();
+    await page.waitForURL(/\/playa3ull-hosting\/license-key$/);
+    await page.getByRole('heading', { level: 1, name: 'Master Node License Key' }).waitFor();
+    expect(errors).toEqual([]);
+  });
 });
 
 it('below 768 px the header collapses into a menu of at most 500 px that closes when a link is chosen', async () => {
@@ -190,6 +278,7 @@ describe('what a crawler receives, before any script runs', () => {
     '/gala-hosting/host-node',
     '/gala-hosting/api-key',
     '/playa3ull-hosting/host-node',
+    '/playa3ull-hosting/license-key',
   ];
 
   it.each(seoPaths)('%s has its title, description, canonical, social tags, JSON-LD and content', async (path) => {
@@ -214,6 +303,8 @@ describe('what a crawler receives, before any script runs', () => {
     expect(await types('/about')).toEqual(expect.arrayContaining(['Organization', 'BreadcrumbList']));
     expect(await types('/gala-hosting/host-node')).toEqual(expect.arrayContaining(['Service', 'BreadcrumbList']));
     expect(await types('/gala-hosting/api-key')).toEqual(expect.arrayContaining(['Article', 'FAQPage']));
+    expect(await types('/playa3ull-hosting/license-key')).toEqual(expect.arrayContaining(['Article', 'FAQPage', 'BreadcrumbList']));
+    expect(await types('/playa3ull-hosting/host-node')).toEqual(expect.arrayContaining(['Service', 'FAQPage', 'BreadcrumbList']));
     expect(await types('/terms')).toEqual(expect.arrayContaining(['Article']));
     expect(await (await fetch(`${app.url}/`)).text()).toContain('"foundingDate":"2024"');
   });
@@ -230,7 +321,15 @@ describe('what a crawler receives, before any script runs', () => {
     expect(robots).toContain('Disallow: /admin');
     expect(robots).toContain('Sitemap: https://nodeharbor.io/sitemap.xml');
     const sitemap = await (await fetch(`${app.url}/sitemap.xml`)).text();
-    for (const p of ['/about', '/contact', '/gala-hosting/host-node', '/gala-hosting/api-key', '/playa3ull-hosting/host-node', '/terms']) {
+    for (const p of [
+      '/about',
+      '/contact',
+      '/gala-hosting/host-node',
+      '/gala-hosting/api-key',
+      '/playa3ull-hosting/host-node',
+      '/playa3ull-hosting/license-key',
+      '/terms',
+    ]) {
       expect(sitemap).toContain(`<loc>https://nodeharbor.io${p}</loc>`);
     }
     expect(sitemap).not.toContain('/dashboard');

@@ -53,7 +53,7 @@ describe('service page: Change key and Rename', () => {
 
     // A request that never reaches the server: the generic message.
     await context.route('**/rest/v1/rpc/manage_service_operation', (r) => r.abort());
-    await field.fill('MN9999999999-8888-7777-WXYZ-999999999999');
+    await field.fill('MN9999999999-8888-7777-9999-99999999WXYZ');
     await save.click();
     await expectToast(page, 'Failed to update service');
     await context.unroute('**/rest/v1/rpc/manage_service_operation');

@@ -30,6 +30,7 @@ export const routes: AppRoute[] = [
   route(paths.galaHostNode, () => import('./routes/public/gala-host-node-page')),
   route(paths.galaApiKey, () => import('./routes/public/gala-api-key-page')),
   route(paths.playa3ullHostNode, () => import('./routes/public/playa3ull-host-node-page')),
+  route(paths.playa3ullLicenseKey, () => import('./routes/public/playa3ull-license-key-page')),
   route(paths.login, () => import('./routes/auth/login-page'), { sitemap: true }),
   route(paths.register, () => import('./routes/auth/register-page'), { sitemap: false }),
   route(paths.resetPassword, () => import('./routes/auth/reset-password-page'), { sitemap: false }),

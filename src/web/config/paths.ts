@@ -13,6 +13,7 @@ export const paths = {
   galaHostNode: '/gala-hosting/host-node',
   galaApiKey: '/gala-hosting/api-key',
   playa3ullHostNode: '/playa3ull-hosting/host-node',
+  playa3ullLicenseKey: '/playa3ull-hosting/license-key',
   dashboard: '/dashboard',
   dashboardServices: '/dashboard/services',
   /** One service's page (the node alert e-mails link here too). */

@@ -13,7 +13,10 @@ export const navGroups: NavGroup[] = [
   },
   {
     label: 'Playa3ull Hosting',
-    items: [{ label: 'Host Master Node', to: paths.playa3ullHostNode, description: 'Master Node hosting at $3/month' }],
+    items: [
+      { label: 'Host Master Node', to: paths.playa3ullHostNode, description: 'Master Node hosting at $3/month' },
+      { label: 'Master Node License Key', to: paths.playa3ullLicenseKey, description: 'Find and secure your license key' },
+    ],
   },
 ];
 

@@ -32,6 +32,11 @@ export function SiteFooter() {
                 Host Master Node
               </Link>
             </li>
+            <li>
+              <Link to={paths.playa3ullLicenseKey} className="hover:underline">
+                Master Node License Key
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Company">

@@ -97,6 +97,11 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
               </Link>
             </li>
             <li>
+              <Link to={paths.playa3ullLicenseKey} className="inline-flex items-center gap-2 hover:underline">
+                <KeyRound className="size-4" aria-hidden="true" /> Master Node License Key guide
+              </Link>
+            </li>
+            <li>
               {/* A full load, so the browser scrolls to the FAQ on the prerendered home page. */}
               <a href={`${paths.home}#faq-heading`} className="inline-flex items-center gap-2 hover:underline">
                 <HelpCircle className="size-4" aria-hidden="true" /> Frequently asked questions

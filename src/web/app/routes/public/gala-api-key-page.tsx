@@ -23,26 +23,33 @@ const claims = [
 ];
 
 const steps = [
-  { title: 'Sign in to your Gala account', text: 'Open the Gala website and sign in to the account that owns your node license.' },
-  { title: 'Open your node settings', text: 'Go to the nodes section of your account, where your licenses and their settings are listed.' },
-  { title: 'Generate an API key', text: 'Create a new API key for your node. It is a string of 44 to 46 characters that ends with "=".' },
+  { title: 'Sign in to your Gala account', text: 'Open the Gala website and sign in to the Gala Games account that owns your node license.' },
   {
-    title: 'Copy it straight to NodeHarbor',
-    text: 'Copy the key and paste it into the API key field when you create your service. Do not store it in a note or a chat.',
+    title: 'Open the Node Dashboard',
+    text: 'Your node API key lives in the Node Dashboard of your Gala account (Gala account › Node Dashboard › API key).',
+  },
+  {
+    title: 'Copy your API key',
+    text: 'It is a string of 44 to 46 characters that ends with "=". It lets the node software see which node licenses your account owns and credit you for running them. It cannot move or touch the NFTs or crypto in your wallet.',
+  },
+  {
+    title: 'Paste it straight into NodeHarbor',
+    text: 'Paste the key into the API key field when you create your service. Gala recommends not sharing it, so do not store it in a note or a chat.',
   },
   { title: 'Create your service', text: 'Choose the Town Star plan and confirm. Installation starts at once and finishes within about 10 minutes.' },
 ];
 
 const dos = [
   'Paste the key only into the NodeHarbor dashboard, over https',
-  'Generate a new key if you think it has been exposed, and update your service',
+  'Update your service at once when your key changes, so that your node keeps running',
   'Use a strong, unique password and sign out on shared computers',
 ];
 
 const avoids = [
   'Sharing your key in chats, forums, screenshots or support messages',
   'Giving anyone your wallet seed phrase or private key: a node never needs them',
-  'Reusing one key for several services',
+  'Running the same license on another node while we host it: it can take the pairing from your hosted node',
+  'Ordering more Town Star services than your account has licenses: each license pairs with one node, and a node left without one is not credited',
 ];
 
 const faq = [
@@ -54,7 +61,11 @@ const faq = [
     q: 'What if my key is rejected?',
     a: 'Check that you copied all of it, with no spaces, and that it ends with "=". A Gala API key is 44 to 46 characters long.',
   },
-  { q: 'Can I change the key later?', a: 'Yes. Generate a new key in your Gala account and update your service with it.' },
+  { q: 'Can I change the key later?', a: 'Yes. Open your service, choose Change key and paste the key from your Node Dashboard: the node restarts with it.' },
+  {
+    q: 'Can I also run my license on my own computer?',
+    a: 'Not while we host it. Gala pairs a license with one running node. After about 10 minutes offline, Gala may release the pairing and pair the license with another of your nodes, so a second node running the same license can take it over. We e-mail you once your hosted node has been down for 5 minutes.',
+  },
   { q: 'Does NodeHarbor need my wallet?', a: 'No. The API key is all a hosted node needs. Never share a seed phrase or a private key with anyone.' },
 ];
 

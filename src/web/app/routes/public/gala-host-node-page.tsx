@@ -53,7 +53,10 @@ const faq = [
     q: 'What do I need to host a Gala node?',
     a: 'Your Gala API key and enough credit for the first month. Our Gala API Key guide shows how to get the key and keep it safe.',
   },
-  { q: 'Can I run more than one node?', a: 'Yes. Each node is its own service with its own key, and each is charged separately from your balance.' },
+  {
+    q: 'Can I run more than one node?',
+    a: "Yes, one for each node license your Gala account owns. Each node is its own service, started with your account's API key, and each is charged separately from your balance.",
+  },
   {
     q: 'What happens if my balance runs out?',
     a: `A service renews automatically only if your balance covers it. Otherwise it is suspended and its node stopped; a top-up within ${SUSPENSION_DAYS} days renews it and starts the same node again. After that it is terminated and its node removed.`,

@@ -29,7 +29,7 @@ const operations = [
 export const homeFaq = [
   {
     q: 'What do I need to get started?',
-    a: 'An account, prepaid credit and your node key: a Gala API key for a Town Star node, or a Master Node License Key for a Playa3ull Master Node. No server and no command line.',
+    a: 'An account, prepaid credit and your node key: a Gala API key for a Town Star node, or a Master Node License Key for Playa3ull Master Nodes, where one service covers every license in the same wallet. No server and no command line.',
   },
   {
     q: 'How long does deployment take?',

@@ -1,9 +1,13 @@
 import { Activity, KeyRound, RefreshCw, Timer } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { FaqList } from '@/components/layout/faq-list';
 import { PageHeader } from '@/components/layout/page-header';
 import { PlanCard } from '@/components/layout/plan-card';
 import { paths } from '@/config/paths';
-import { breadcrumbLd, Seo, serviceLd } from '@/lib/seo';
+import { breadcrumbLd, faqLd, Seo, serviceLd } from '@/lib/seo';
+import { dailyUptime, oneServicePerWallet } from './playa3ull-rules';
 
 const crumbs = [
   { name: 'Home', path: paths.home },
@@ -20,6 +24,15 @@ const benefits = [
   { icon: RefreshCw, title: 'Always up to date', text: 'Node updates are installed automatically as soon as they are released.' },
 ];
 
+const faq = [
+  oneServicePerWallet,
+  {
+    q: 'Where do I find my Master Node License Key?',
+    a: 'On your Account page of the PLAYA3ULL GAMES dApp, app.playa3ull.games/account. Our Master Node License Key guide shows the steps.',
+  },
+  dailyUptime,
+];
+
 export default function Playa3ullHostNodePage() {
   return (
     <>
@@ -27,13 +40,19 @@ export default function Playa3ullHostNodePage() {
         title="Host your Master Node"
         description={description}
         path={paths.playa3ullHostNode}
-        jsonLd={[serviceLd({ name: 'Playa3ull Master Node hosting', description, price: 3, path: paths.playa3ullHostNode }), breadcrumbLd(crumbs)]}
+        jsonLd={[serviceLd({ name: 'Playa3ull Master Node hosting', description, price: 3, path: paths.playa3ullHostNode }), faqLd(faq), breadcrumbLd(crumbs)]}
       />
       <PageHeader
         title="Host your Master Node"
         crumbs={crumbs}
         lead="Run your Playa3ull Games Master Node on managed infrastructure. Bring your Master Node License Key; we handle the rest."
-      />
+      >
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+          <Button asChild size="lg">
+            <Link to={paths.playa3ullLicenseKey}>Get your license key</Link>
+          </Button>
+        </div>
+      </PageHeader>
       <section aria-labelledby="benefits" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="benefits" className="text-2xl font-bold">
           Everything handled for you
@@ -53,7 +72,7 @@ export default function Playa3ullHostNodePage() {
           <h2 id="plan" className="text-2xl font-bold">
             One simple plan
           </h2>
-          <p className="mt-2 text-muted-foreground">Requires a Master Node License Key.</p>
+          <p className="mt-2 text-muted-foreground">Requires a Master Node License Key. One service covers every license in the same wallet.</p>
           <div className="mt-10 max-w-sm">
             <PlanCard
               contactPath={paths.contact}
@@ -67,6 +86,14 @@ export default function Playa3ullHostNodePage() {
               }}
             />
           </div>
+        </div>
+      </section>
+      <section aria-labelledby="master-faq" className="mx-auto max-w-3xl px-4 py-16">
+        <h2 id="master-faq" className="text-2xl font-bold">
+          Frequently asked questions
+        </h2>
+        <div className="mt-6">
+          <FaqList items={faq} />
         </div>
       </section>
     </>
