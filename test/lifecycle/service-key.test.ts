@@ -92,8 +92,8 @@ it('answers the creation rules for the key, the plan rule included, and changes 
     [town, `${'A'.repeat(42)}-=`, messages.apiKeyInvalid(), messages.apiKeyChars()],
     // The Master Node's key is a "License key", as its label says.
     [master, '', messages.apiKeyRequired(license), null],
-    [master, 'MN-1', messages.apiKeyInvalid(license), messages.apiKeyMin(20, license)],
-    [master, 'M'.repeat(65), messages.apiKeyInvalid(license), messages.apiKeyMax(64, license)],
+    [master, 'MN-1', messages.apiKeyInvalid(license), messages.apiKeyFormat('############-####-####-####-############', license)],
+    [master, 'MN_0123456789_1234_5678_ABCD_01234567EFGH', messages.apiKeyInvalid(license), 'The licence key contains only letters, digits and hyphens'],
   ];
   for (const [id, key, message, details] of cases) {
     const { error } = await update(u, id, { api_key: key });

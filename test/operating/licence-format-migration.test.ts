@@ -34,7 +34,8 @@ it("gives the seeded Master Node rule Playa3ull's form and keeps an admin's own 
       .rows[0]!.problem;
   expect(await keyError(seeded, 'MN-1234-5678-ABCD-EFGH')).toBeNull();
 
-  expect(await migrate(db, { platform: true })).toEqual(['migrations/0042_licence_keys_in_their_vendors_form.sql']);
+  // Later migrations follow it.
+  expect((await migrate(db, { platform: true }))[0]).toBe('migrations/0042_licence_keys_in_their_vendors_form.sql');
   expect(await keyError(seeded, 'MN-1234-5678-ABCD-EFGH')).toBe('License key must have the form ############-####-####-####-############');
   expect(await keyError(seeded, 'MN0123456789-1234-5678-ABCD-01234567EFGH')).toBeNull();
   expect((await db.query(`select properties from public.products where id = $1`, [edited])).rows[0]).toEqual({ properties: EDITED });

@@ -43,7 +43,8 @@ it('gives a node online before it the streak of its run since it last came onlin
   const down = await service('down', 'offline', '10 minutes');
   await event(down, 'node_online', '4 hours');
 
-  expect(await migrate(db, { platform: true })).toEqual(['migrations/0041_reward_rules.sql']);
+  // Later migrations follow it.
+  expect((await migrate(db, { platform: true }))[0]).toBe('migrations/0041_reward_rules.sql');
   const since = async (id: string) =>
     (
       await one<{ hours: number | null }>(`select extract(epoch from now() - online_since) / 3600 as hours from private.node_status where service_id = $1`, [
