@@ -17,7 +17,7 @@ RUN npm ci --no-audit --no-fund ${NPM_CACHE:+--offline --cache "/app/$NPM_CACHE"
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund ${NPM_CACHE:+--offline --cache "/app/$NPM_CACHE"} \
  && mkdir -p /out/app /out/data \
- && cp -R package.json node_modules dist db /out/app/ \
+ && cp -R package.json node_modules dist db nodes /out/app/ \
  && chown 1000:1000 /out/data
 
 FROM ${NODE_IMAGE}

@@ -316,6 +316,58 @@ describe('loadConfig: nodes', () => {
   });
 });
 
+describe('loadConfig: machines of their own (issue 35)', () => {
+  const token = 'hcloud-token-0123456789abcdef';
+
+  it('has no machine provider by default, and reads Hetzner with its defaults and lists', () => {
+    expect(loadConfig({}).machines).toBeUndefined();
+    expect(
+      loadConfig({
+        MACHINE_PROVIDER: 'hetzner',
+        HCLOUD_TOKEN: token,
+        MACHINE_SSH_KEYS: 'ops, backup ,',
+        MACHINE_FIREWALLS: 'nodes',
+        GALA_EULA_ACCEPTED: 'true',
+      }).machines,
+    ).toEqual({
+      provider: 'hetzner',
+      token,
+      endpoint: 'https://api.hetzner.cloud/v1',
+      sshKeys: ['ops', 'backup'],
+      firewalls: ['nodes'],
+      galaDownloadUrl: 'https://links.gala.com/DownloadLinuxNode',
+      galaSha256: undefined,
+      galaEulaAccepted: true,
+      heartbeatSeconds: 30,
+    });
+    expect(
+      loadConfig({ MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: token, HCLOUD_ENDPOINT: 'http://127.0.0.1:4010/v1', GALA_NODE_SHA256: 'AB'.repeat(32) }).machines,
+    ).toMatchObject({ endpoint: 'http://127.0.0.1:4010/v1', galaSha256: 'ab'.repeat(32), galaEulaAccepted: false });
+  });
+
+  it('refuses a provider without its token, a token without a provider, and a token sent in clear text off this machine, one line each, never the token', () => {
+    expect(problems({ MACHINE_PROVIDER: 'aws' })).toEqual(['MACHINE_PROVIDER must be hetzner, got "aws"']);
+    expect(problems({ MACHINE_PROVIDER: 'hetzner' })).toEqual([
+      'MACHINE_PROVIDER=hetzner needs HCLOUD_TOKEN, an API token of the Hetzner Cloud project (Read & Write)',
+    ]);
+    expect(problems({ HCLOUD_TOKEN: token })).toEqual(['HCLOUD_TOKEN is set, but MACHINE_PROVIDER is not: set MACHINE_PROVIDER=hetzner to use it']);
+    expect(problems({ MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: 'short' })).toEqual(['HCLOUD_TOKEN must be at least 16 characters long']);
+    expect(problems({ MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: token, HCLOUD_ENDPOINT: 'http://cloud.example/v1' })).toEqual([
+      'HCLOUD_ENDPOINT must be an https URL, or http on a loopback address, got "http://cloud.example/v1"',
+    ]);
+    expect(problems({ MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: token, GALA_NODE_DOWNLOAD_URL: 'http://links.example/gala' })).toEqual([
+      'GALA_NODE_DOWNLOAD_URL must be an https URL, or http on a loopback address, got "http://links.example/gala"',
+    ]);
+    expect(problems({ MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: token, PUBLIC_URL: 'http://nodes.example', PAYMENTS_PROVIDER: 'test' })).toEqual([
+      'MACHINE_PROVIDER needs PUBLIC_URL to be an https URL, got "http://nodes.example": the machines\' agents fetch the customers\' keys from it',
+    ]);
+    expect(problems({ GALA_NODE_SHA256: 'xyz', MACHINE_HEARTBEAT_SECONDS: '0' })).toEqual([
+      'GALA_NODE_SHA256 must be 64 hexadecimal digits',
+      'MACHINE_HEARTBEAT_SECONDS must be a whole number from 1 to 300, got "0"',
+    ]);
+  });
+});
+
 describe('loadConfig: TRUST_PROXY', () => {
   it('trusts no proxy by default, one for true, a count, or addresses and ranges as proxy-addr reads them', () => {
     expect(loadConfig({}).trustProxy).toBe(false);

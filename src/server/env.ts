@@ -1,3 +1,4 @@
+import { HEARTBEAT_SECONDS } from './provisioning/machines/machine-tokens';
 import { readFileSync } from 'node:fs';
 import { isIP, isIPv6 } from 'node:net';
 import proxyaddr from 'proxy-addr';
@@ -206,6 +207,31 @@ const schema = z.object({
   DOCKER_TLS_VERIFY: bool('DOCKER_TLS_VERIFY', false),
   DOCKER_CERT_PATH: z.string().optional(),
   DOCKER_CONFIG: z.string().optional(),
+  MACHINE_PROVIDER: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (v === 'hetzner') return v;
+      ctx.addIssue({ code: 'custom', message: `MACHINE_PROVIDER must be hetzner, got "${v}"` });
+      return z.NEVER;
+    }),
+  HCLOUD_TOKEN: secret('HCLOUD_TOKEN', 16),
+  HCLOUD_ENDPOINT: url('HCLOUD_ENDPOINT', ['http:', 'https:']),
+  MACHINE_SSH_KEYS: z.string().optional(),
+  MACHINE_FIREWALLS: z.string().optional(),
+  GALA_NODE_DOWNLOAD_URL: url('GALA_NODE_DOWNLOAD_URL', ['http:', 'https:']),
+  GALA_NODE_SHA256: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (/^[0-9a-f]{64}$/i.test(v)) return v.toLowerCase();
+      ctx.addIssue({ code: 'custom', message: 'GALA_NODE_SHA256 must be 64 hexadecimal digits' });
+      return z.NEVER;
+    }),
+  GALA_EULA_ACCEPTED: bool('GALA_EULA_ACCEPTED', false),
+  MACHINE_HEARTBEAT_SECONDS: int('MACHINE_HEARTBEAT_SECONDS', HEARTBEAT_SECONDS, 1, 300),
   NODE_IMAGES: z
     .string()
     .optional()
@@ -335,6 +361,8 @@ export type Config = {
   simulatedNodeFaults: number;
   /** Where the Docker Engine is, as the Docker CLI reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH. */
   docker: DockerEngineConfig;
+  /** The cloud provider of products whose nodes run on machines of their own (MACHINE_PROVIDER); undefined: none. */
+  machines: MachinesConfig | undefined;
   nodes: NodeSettings;
   reconcileIntervalSeconds: number;
   /** Days a service the balance could not renew stays suspended before it is terminated. */
@@ -363,6 +391,7 @@ const FILE_VARIABLES = [
   'ENCRYPTION_KEY_PREVIOUS',
   'SMTP_URL',
   'PAYPAL_CLIENT_SECRET',
+  'HCLOUD_TOKEN',
 ] as const;
 
 /** env with each NAME_FILE read into NAME (without its trailing line break); a problem for each file that cannot be. */
@@ -437,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`PUBLIC_URL must be set when HOST (${host}) is not a loopback address: it is the address links and the browser use`);
   }
   const paypal = paymentsConfig(e, host, problems);
+  const machines = machinesConfig(e, problems);
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
     .map((s) => s.trim().toLowerCase())
@@ -486,6 +516,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       certPath: e.DOCKER_CERT_PATH || undefined,
       configDir: e.DOCKER_CONFIG || undefined,
     },
+    machines,
     simulatedNodeFaults: e.SIMULATED_NODE_FAULTS,
     nodes: {
       images: e.NODE_IMAGES,
@@ -531,6 +562,72 @@ function isLoopbackUrl(url: string): boolean {
  * half a configuration would silently fall back to the free test provider. The mode is never
  * guessed, for the same reason.
  */
+export type MachinesConfig = {
+  provider: 'hetzner';
+  token: string;
+  /** Hetzner Cloud's API, or HCLOUD_ENDPOINT (a local stand-in in tests and the demo). */
+  endpoint: string;
+  sshKeys: string[];
+  firewalls: string[];
+  /** Where a new machine downloads Gala's node software, and its SHA-256 when the operator pinned one. */
+  galaDownloadUrl: string;
+  galaSha256: string | undefined;
+  /** The operator accepted Gala's EULA for its machines: without it, a machine stops before installing Gala's software. */
+  galaEulaAccepted: boolean;
+  /** How often each machine's agent reports; two missed reports and its node is offline. */
+  heartbeatSeconds: number;
+};
+
+const HETZNER_API = 'https://api.hetzner.cloud/v1';
+/** Gala's own link to its Linux node software, as its guide and install scripts use it. */
+const GALA_DOWNLOAD = 'https://links.gala.com/DownloadLinuxNode';
+
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The machine provider's settings, or undefined without MACHINE_PROVIDER; a problem for each missing or unsafe one. */
+function machinesConfig(e: z.infer<typeof schema>, problems: string[]): MachinesConfig | undefined {
+  if (!e.MACHINE_PROVIDER) {
+    if (e.HCLOUD_TOKEN) problems.push('HCLOUD_TOKEN is set, but MACHINE_PROVIDER is not: set MACHINE_PROVIDER=hetzner to use it');
+    return undefined;
+  }
+  if (!e.HCLOUD_TOKEN) {
+    problems.push('MACHINE_PROVIDER=hetzner needs HCLOUD_TOKEN, an API token of the Hetzner Cloud project (Read & Write)');
+    return undefined;
+  }
+  const endpoint = e.HCLOUD_ENDPOINT ?? HETZNER_API;
+  // The token goes wherever the endpoint is, and a machine runs what it downloads as root: in
+  // clear text only on this machine (a stand-in, the demo).
+  for (const [name, value] of [
+    ['HCLOUD_ENDPOINT', endpoint],
+    ['GALA_NODE_DOWNLOAD_URL', e.GALA_NODE_DOWNLOAD_URL],
+  ] as const) {
+    if (value?.startsWith('http:') && !isLoopbackUrl(value))
+      problems.push(`${name} must be an https URL, or http on a loopback address, got "${redactUrl(value)}"`);
+  }
+  // The machines' agents fetch the customers' keys from PUBLIC_URL.
+  if (e.PUBLIC_URL?.startsWith('http:') && !isLoopbackUrl(e.PUBLIC_URL)) {
+    problems.push(
+      `MACHINE_PROVIDER needs PUBLIC_URL to be an https URL, got "${redactUrl(e.PUBLIC_URL)}": the machines' agents fetch the customers' keys from it`,
+    );
+  }
+  if (problems.length) return undefined;
+  return {
+    provider: e.MACHINE_PROVIDER,
+    token: e.HCLOUD_TOKEN,
+    endpoint,
+    sshKeys: list(e.MACHINE_SSH_KEYS),
+    firewalls: list(e.MACHINE_FIREWALLS),
+    galaDownloadUrl: e.GALA_NODE_DOWNLOAD_URL ?? GALA_DOWNLOAD,
+    galaSha256: e.GALA_NODE_SHA256,
+    galaEulaAccepted: e.GALA_EULA_ACCEPTED,
+    heartbeatSeconds: e.MACHINE_HEARTBEAT_SECONDS,
+  };
+}
+
 function paymentsConfig(e: z.infer<typeof schema>, host: string, problems: string[]): PayPalConfig | undefined {
   const given = {
     PAYPAL_CLIENT_ID: e.PAYPAL_CLIENT_ID,

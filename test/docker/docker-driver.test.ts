@@ -28,6 +28,7 @@ const spec = (serviceId: string, image = NODE_IMAGE): NodeSpec => ({
   memoryMb: 32,
   pool: null,
   key: GALA_KEY,
+  machine: null,
 });
 const ids: string[] = [];
 const newId = () => {

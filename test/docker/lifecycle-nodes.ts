@@ -26,3 +26,11 @@ export async function serviceState(db: Database, id: string): Promise<string> {
   const { rows } = await db.query<{ state: string }>('select state::text as state from private.services where id = $1', [id]);
   return rows[0]!.state;
 }
+
+/**
+ * Puts Town Star on Swarm, with the image NODE_IMAGES gives it: its product runs on machines of
+ * its own (issue 35), and these tests use it as any container product, to drive Swarm.
+ */
+export async function townStarOnSwarm(db: Database): Promise<void> {
+  await db.query(`update public.products set node_driver = 'swarm' where base_product_code = 'TOWNSTAR'`);
+}

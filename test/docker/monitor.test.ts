@@ -8,6 +8,7 @@ import { invokeFunction } from '../helpers/functions';
 import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 import { killNode, removeOurs } from './cli';
+import { townStarOnSwarm } from './lifecycle-nodes';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // Watching real nodes on a real Swarm (issue 16), through the API as owners read them: the same
@@ -34,6 +35,7 @@ beforeAll(async () => {
     WORKER_POLL_MS: '100',
   });
   deps = await createJobDeps(s.deps);
+  await townStarOnSwarm(s.deps.db);
   owner = await createTestUser(s, { credits: 100 });
   stranger = await createTestUser(s, { credits: 100 });
 });

@@ -8,7 +8,7 @@ import { forceServiceState } from '../helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 import { docker, dockerJson, swarmName } from './cli';
-import { removeEachTestsNodes, serviceState } from './lifecycle-nodes';
+import { removeEachTestsNodes, serviceState, townStarOnSwarm } from './lifecycle-nodes';
 
 // Real nodes on a real Docker Engine in Swarm mode, driven by the app's own worker: the issue's
 // "what must show". Town Star runs the offline test image through NODE_IMAGES; the Master Node
@@ -31,6 +31,7 @@ beforeAll(async () => {
     WORKER_POLL_MS: '100',
   });
   deps = await createJobDeps(s.deps);
+  await townStarOnSwarm(s.deps.db);
   owner = await createTestUser(s, { credits: 100 });
 });
 removeEachTestsNodes(() => s, created);
@@ -187,6 +188,7 @@ it('repairs drift: recreates a node removed behind its back, and removes a label
     memoryMb: 32,
     pool: null,
     key: GALA_KEY,
+    machine: null,
   });
   expect(ourServices(orphan)).not.toBe('');
 

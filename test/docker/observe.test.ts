@@ -24,6 +24,7 @@ const spec = (serviceId: string, key = GALA_KEY): NodeSpec => ({
   memoryMb: 32,
   pool: null,
   key,
+  machine: null,
 });
 const ids: string[] = [];
 const newId = () => {

@@ -12,6 +12,7 @@ import { createPostgresDatabase } from '../helpers/database';
 import { spawnWorkerProcess } from '../helpers/process';
 import { GALA_KEY, TOWN_STAR } from '../helpers/users';
 import { docker, removeOurs } from './cli';
+import { townStarOnSwarm } from './lifecycle-nodes';
 import { ensureNodeImage, NODE_IMAGE } from './node-image';
 
 // `npm run worker` processes on one PostgreSQL, one of them killed while it waits for its node.
@@ -39,6 +40,7 @@ describe('a worker SIGKILLed in the middle of an install on Docker Swarm', () =>
     scratch = await createPostgresDatabase('nh_dkill');
     env = { ...settings, DATABASE_URL: scratch.url };
     deps = await bootstrap(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    await townStarOnSwarm(deps.db);
   });
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');

@@ -26,11 +26,12 @@ it('fails a service without a plan, and one whose plan has no image, naming why'
   await s.deps.db.query('update private.services set product_id = null where id = $1', [planless]);
   await installNode(deps, planless);
   const imageless = await createService(u, 'no-image');
-  await s.deps.db.query(`update public.products set node_image = null where id = $1`, [TOWN_STAR]);
+  // A container product without an image (Town Star's own nodes run on machines, which need none).
+  await s.deps.db.query(`update public.products set node_driver = 'swarm' where id = $1`, [TOWN_STAR]);
   try {
     await installNode(deps, imageless);
   } finally {
-    await s.deps.db.query(`update public.products set node_image = 'nodeharbor/townstar-node:1' where id = $1`, [TOWN_STAR]);
+    await s.deps.db.query(`update public.products set node_driver = 'machine' where id = $1`, [TOWN_STAR]);
   }
   const { data } = await u.client.from('services').select('name, state, provisioning_error').order('name');
   expect(data).toEqual([

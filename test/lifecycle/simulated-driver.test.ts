@@ -24,6 +24,7 @@ const spec = (serviceId: string): NodeSpec => ({
   memoryMb: 1024,
   pool: null,
   key: GALA_KEY,
+  machine: null,
 });
 
 describeProvisioner(

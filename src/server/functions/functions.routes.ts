@@ -7,6 +7,9 @@ import { billingDocument } from './billing-document';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
+import { nodeBootstrap } from './node-bootstrap';
+import { nodeHeartbeat } from './node-heartbeat';
+import { nodeKey } from './node-key';
 import { nodeLogs } from './node-logs';
 import { purchaseCredits } from './purchase-credits';
 import { refundPurchase } from './refund-purchase';
@@ -17,6 +20,9 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
   'billing-document': billingDocument,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
+  'node-bootstrap': nodeBootstrap,
+  'node-heartbeat': nodeHeartbeat,
+  'node-key': nodeKey,
   'node-logs': nodeLogs,
   'purchase-credits': purchaseCredits,
   'refund-purchase': refundPurchase,

@@ -37,7 +37,7 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
   if (!svc) return fail(c, 404, 'Service not found');
   let lines: string[];
   try {
-    const provisioner = await provisionerFor(deps.config, deps.db);
+    const provisioner = await provisionerFor(deps);
     lines = await provisioner.logs(serviceId, LOG_LINES);
   } catch (e) {
     deps.logger.warn('node logs could not be read', { service: serviceId, error: e instanceof Error ? e.message : String(e) });

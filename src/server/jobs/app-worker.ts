@@ -23,7 +23,7 @@ async function checkNodeImages(db: Database, images: Readonly<Record<string, str
 export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
   const { config, db, logger, mailer, payments, seller } = deps;
   await checkNodeImages(db, config.nodes.images);
-  const provisioner = await provisionerFor(config, db);
+  const provisioner = await provisionerFor(deps);
   const backups = config.backups && { dir: config.backups.dir, keep: config.backups.keep, source: backupSource(deps) };
   return {
     db,

@@ -1,15 +1,42 @@
 import type { Database } from '../db/database';
-import type { Config } from '../env';
+import type { AppDeps } from '../deps';
+import type { Config, MachinesConfig } from '../env';
+import { createProductRouter } from './drivers/by-product';
 import { checkSwarmManager, connectDocker, DEFAULT_DOCKER_HOST, DOCKER_DIR } from './drivers/docker-engine';
 import { createDockerDriver } from './drivers/docker';
+import { createMachineDriver } from './drivers/machine';
 import { createSimulatedDriver } from './drivers/simulated';
+import { createHetznerProvider } from './machines/hetzner';
+import { renderUserData } from './machines/user-data';
 import type { Provisioner } from './provisioner';
+
+type ProvisionerDeps = Pick<AppDeps, 'config' | 'db' | 'keys'>;
+
+/** The machine driver MACHINE_PROVIDER names; its servers' agents call this server's functions at PUBLIC_URL. */
+function machineDriver(db: Database, config: Config, machines: MachinesConfig, apikey: string): Provisioner {
+  const provider = createHetznerProvider({ token: machines.token, baseUrl: machines.endpoint });
+  return createMachineDriver(db, provider, {
+    userData: (bootstrapToken) =>
+      renderUserData({
+        url: config.publicUrl,
+        apikey,
+        bootstrapToken,
+        downloadUrl: machines.galaDownloadUrl,
+        sha256: machines.galaSha256 ?? '',
+        eulaAccepted: machines.galaEulaAccepted,
+      }),
+    sshKeys: machines.sshKeys,
+    firewalls: machines.firewalls,
+    heartbeatSeconds: machines.heartbeatSeconds,
+  });
+}
 
 /**
  * The provisioner PROVISIONER names. Docker's is checked first: an engine that does not answer or
- * is not a Swarm manager is thrown as one line saying what to do.
+ * is not a Swarm manager is thrown as one line saying what to do. Real nodes run on the driver
+ * their product names: Swarm, or a machine of their own from MACHINE_PROVIDER.
  */
-async function createProvisioner(config: Config, db: Database): Promise<Provisioner> {
+async function createProvisioner({ config, db, keys }: ProvisionerDeps): Promise<Provisioner> {
   if (config.provisioner === 'simulated') {
     return createSimulatedDriver(db, {
       installSeconds: config.provisionInstallSeconds,
@@ -19,7 +46,10 @@ async function createProvisioner(config: Config, db: Database): Promise<Provisio
   }
   const docker = connectDocker(config.docker);
   await checkSwarmManager(docker, config.docker.host ?? DEFAULT_DOCKER_HOST);
-  return createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR });
+  return createProductRouter(db, {
+    swarm: createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR }),
+    machine: config.machines && machineDriver(db, config, config.machines, keys.anonKey),
+  });
 }
 
 const made = new WeakMap<Database, Promise<Provisioner>>();
@@ -29,12 +59,12 @@ const made = new WeakMap<Database, Promise<Provisioner>>();
  * and the server's (the node-logs function) are the same one, and a process that never needs one
  * never connects to an engine. A failed check is not kept, so the next call tries again.
  */
-export function provisionerFor(config: Config, db: Database): Promise<Provisioner> {
-  let p = made.get(db);
+export function provisionerFor(deps: ProvisionerDeps): Promise<Provisioner> {
+  let p = made.get(deps.db);
   if (!p) {
-    p = createProvisioner(config, db);
-    made.set(db, p);
-    p.catch(() => made.delete(db));
+    p = createProvisioner(deps);
+    made.set(deps.db, p);
+    p.catch(() => made.delete(deps.db));
   }
   return p;
 }

@@ -49,7 +49,10 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     if (health.state === 'running' && Date.now() - health.since.getTime() >= nodes.settleSeconds * 1000) {
       return completeInstallation(deps, serviceId, svc.state_changed_at, installedKey);
     }
-    if (health.state === 'failing') return failInstallation(deps, serviceId, await inItsOwnWords(provisioner, serviceId, installedKey, health.reason));
+    if (health.state === 'failing') {
+      const reason = health.inTheNodesWords ? health.reason : await inItsOwnWords(provisioner, serviceId, installedKey, health.reason);
+      return failInstallation(deps, serviceId, reason);
+    }
     if (Date.now() >= deadline) {
       const why = health.state === 'starting' && health.reason ? `: ${health.reason}` : '';
       return failInstallation(deps, serviceId, `The node did not start within ${nodes.installTimeoutSeconds} seconds${why}`);

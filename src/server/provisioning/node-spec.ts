@@ -11,6 +11,11 @@ type SpecRow = {
   node_cpus: string;
   node_memory_mb: number;
   node_pool: string | null;
+  node_driver: 'swarm' | 'machine' | null;
+  machine_server_type: string | null;
+  machine_image: string | null;
+  machine_locations: string[] | null;
+  machine_workload: string | null;
   key: string;
 };
 
@@ -21,6 +26,7 @@ type SpecRow = {
 export async function nodeSpecOf(q: Queryable, serviceId: string, images: Readonly<Record<string, string>>): Promise<NodeSpec> {
   const { rows } = await q.query<SpecRow>(
     `select s.user_id, p.base_product_code as product, p.node_image, p.node_cpus, p.node_memory_mb, p.node_pool,
+            p.node_driver, p.machine_server_type, p.machine_image, p.machine_locations, p.machine_workload,
             private.decrypt_with_either_key(s.api_key_encrypted) as key
        from private.services s
        left join public.products p on p.id = s.product_id
@@ -30,8 +36,13 @@ export async function nodeSpecOf(q: Queryable, serviceId: string, images: Readon
   const row = rows[0];
   if (!row) throw new Error(`no service ${serviceId}`);
   if (!row.product) throw new NodeCannotRun('This service has no plan, so there is no node to run.');
-  const image = images[row.product] ?? row.node_image;
-  if (!image) throw new NodeCannotRun(`No node image is configured for ${row.product}.`);
+  const machine =
+    row.node_driver === 'machine'
+      ? { serverType: row.machine_server_type!, image: row.machine_image!, locations: row.machine_locations!, workload: row.machine_workload! }
+      : null;
+  // A machine's node is the vendor's software, which its boot script installs: no image of ours.
+  const image = images[row.product] ?? row.node_image ?? (machine ? '' : null);
+  if (image === null) throw new NodeCannotRun(`No node image is configured for ${row.product}.`);
   return {
     serviceId,
     userId: row.user_id,
@@ -41,5 +52,6 @@ export async function nodeSpecOf(q: Queryable, serviceId: string, images: Readon
     memoryMb: row.node_memory_mb,
     pool: row.node_pool,
     key: row.key,
+    machine,
   };
 }

@@ -8,14 +8,15 @@ export type NodeStatus = 'absent' | 'running' | 'stopped';
  * started running, so that a caller can wait for it to stay up (a settle window); `failing` is
  * reported once the engine has failed to run it several times in a row (a missing image, a
  * command that exits); `starting` covers the rest (pulling, waiting for a host), with the engine's
- * reason when it gave one.
+ * reason when it gave one. A failing node's reason is `inTheNodesWords` when the driver already
+ * has the node's own account of it (a machine's agent reports what Gala said).
  */
 export type NodeHealth =
   | { state: 'absent' }
   | { state: 'stopped' }
   | { state: 'starting'; reason?: string }
   | { state: 'running'; since: Date }
-  | { state: 'failing'; reason: string };
+  | { state: 'failing'; reason: string; inTheNodesWords?: boolean };
 
 /** Everything an engine needs to run the node of one service. */
 export type NodeSpec = {
@@ -31,7 +32,12 @@ export type NodeSpec = {
   pool: string | null;
   /** The customer's key, decrypted for this call only: it goes into the engine's secret store and nowhere else. */
   key: string;
+  /** For a product whose nodes run on machines of their own (node_driver machine), the machine's settings; null on Swarm. */
+  machine: MachineSettings | null;
 };
+
+/** A product's machine, as its row gives it in MACHINE_PROVIDER's names. */
+export type MachineSettings = { serverType: string; image: string; locations: string[]; workload: string };
 
 /** One thing in the engine carrying our label: a node, or a leftover secret whose node is gone (`absent`). */
 export type EngineNode = { serviceId: string; status: NodeStatus };
