@@ -163,7 +163,7 @@ describe('a Town Star node on a machine of its own', () => {
     const { agent } = await boot(id);
     await installing;
     const observed = async () => (await deps.provisioner.observe()).find((o) => o.serviceId === id);
-    expect(await observed()).toMatchObject({ state: 'online', reason: null });
+    expect(await observed()).toMatchObject({ state: 'online', reason: null, host: `hetzner fsn1 ${serverOf(id)!.ipv4}` });
     await s.deps.db.query(`update private.machines set last_heartbeat_at = now() - interval '3 seconds' where service_id = $1`, [id]);
     expect(await observed()).toMatchObject({ state: 'offline', reason: expect.stringMatching(/^no report from the node for \d+ s$/) });
     await fn('node-heartbeat', { state: 'running' }, agent);

@@ -195,7 +195,8 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
         const serviceId = m.labels[SERVICE_LABEL];
         if (!serviceId) return [];
         const r = rowsById.get(serviceId);
-        const host = `${m.name} (${m.location})`;
+        // What the admin fleet shows of where a node runs: the provider, the location, the address.
+        const host = [provider.name, m.location, m.ipv4].filter(Boolean).join(' ');
         if (m.status === 'off') return [{ serviceId, state: 'stopped', taskId: null, host, exitCode: null, reason: null }];
         const view = r ? agentView(r) : { running: null, reason: 'the server has no record of ours' };
         return [
