@@ -32,6 +32,8 @@ create table private.machines (
   bootstrap_token_hash bytea not null unique check (octet_length(bootstrap_token_hash) = 32),
   bootstrap_expires_at timestamptz not null,
   bootstrap_claimed_at timestamptz,
+  -- Why the server's boot script stopped before its agent ran, in the script's words (node-boot-failed).
+  boot_error text check (char_length(boot_error) between 1 and 500),
   agent_token_hash bytea unique check (octet_length(agent_token_hash) = 32),
   -- Powered off by us (suspension, expiry): its node is stopped, not down.
   powered_off boolean not null default false,

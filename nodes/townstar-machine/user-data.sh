@@ -13,27 +13,63 @@ export DEBIAN_FRONTEND=noninteractive
 BOOT_LOG=/var/log/nodeharbor-boot.log
 exec >>"$BOOT_LOG" 2>&1
 
-say() { printf '%s nodeharbor-boot: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*"; }
-STEP=start
-STOPPED=
-stop_boot() {
-  STOPPED=1
-  say "STOPPED: $*"
-  exit 1
-}
-# Any other failure (set -e) still ends with one line saying which step failed.
-on_exit() {
-  rc=$?
-  [ "$rc" -eq 0 ] || [ -n "$STOPPED" ] || say "STOPPED: $STEP failed with exit code $rc"
-}
-trap on_exit EXIT
-
 NODEHARBOR_URL='@@NODEHARBOR_URL@@'
 NODEHARBOR_APIKEY='@@NODEHARBOR_APIKEY@@'
 BOOTSTRAP_TOKEN='@@BOOTSTRAP_TOKEN@@'
 GALA_NODE_DOWNLOAD_URL='@@GALA_NODE_DOWNLOAD_URL@@'
 GALA_NODE_SHA256='@@GALA_NODE_SHA256@@'
 GALA_EULA='@@GALA_EULA@@'
+
+say() { printf '%s nodeharbor-boot: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*"; }
+
+# curl's options that keep a URL, and its redirects (Gala's link redirects), to https; none for
+# http on a loopback address, which only tests reach.
+https_only() {
+  case $1 in
+    http://*)
+      h=${1#http://}
+      h=${h%%/*}
+      h=${h%%:*}
+      case $h in
+        localhost) return 0 ;;
+        127.*) case $h in *[!0-9.]*) ;; *) return 0 ;; esac ;;
+      esac
+      ;;
+  esac
+  printf '%s' '--proto =https --proto-redir =https'
+}
+
+# Tells NodeHarbor why the boot stopped, with the one-time token, so that the install fails with
+# this reason at once instead of at its timeout. The body goes on stdin (printf is the shell's
+# own): the token is on no command line. Without curl (the package install failed), it is silent.
+report_stop() {
+  command -v curl >/dev/null 2>&1 || return 0
+  # Our own words, made safe for a JSON string all the same (tr reads \\ as one backslash).
+  # shellcheck disable=SC1003
+  reason=$(printf '%s' "$1" | tr -d '"\\')
+  # shellcheck disable=SC2046 # two options or none
+  printf '{"token":"%s","reason":"%s"}' "$BOOTSTRAP_TOKEN" "$reason" |
+    curl -sS --max-time 30 $(https_only "$NODEHARBOR_URL") -H "apikey: $NODEHARBOR_APIKEY" -H 'Content-Type: application/json' \
+      --data-binary @- -o /dev/null "$NODEHARBOR_URL/functions/v1/node-boot-failed" || true
+}
+
+STEP=start
+STOPPED=
+stop_boot() {
+  STOPPED=1
+  say "STOPPED: $*"
+  report_stop "$*"
+  exit 1
+}
+# Any other failure (set -e) still ends with one line saying which step failed.
+on_exit() {
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ -z "$STOPPED" ]; then
+    say "STOPPED: $STEP failed with exit code $rc"
+    report_stop "$STEP failed with exit code $rc"
+  fi
+}
+trap on_exit EXIT
 
 # The operator accepts Gala's EULA for every node it installs (GALA_EULA_ACCEPTED), or none is.
 [ "$GALA_EULA" = accept ] || stop_boot "Gala's EULA is not accepted (GALA_EULA_ACCEPTED): Gala's node software is not installed"
@@ -46,19 +82,7 @@ apt-get -q -o DPkg::Lock::Timeout=600 update
 apt-get -q -y -o DPkg::Lock::Timeout=600 install curl jq ca-certificates docker.io
 
 STEP="the download of Gala's node software"
-# https only, redirects included (Gala's link redirects); http on a loopback address for tests.
-PROTO="--proto =https --proto-redir =https"
-host=${GALA_NODE_DOWNLOAD_URL#http://}
-host=${host%%/*}
-host=${host%%:*}
-case $GALA_NODE_DOWNLOAD_URL in
-  http://*)
-    case $host in
-      localhost) PROTO= ;;
-      127.*) case $host in *[!0-9.]*) ;; *) PROTO= ;; esac ;;
-    esac
-    ;;
-esac
+PROTO=$(https_only "$GALA_NODE_DOWNLOAD_URL")
 WORK=/var/lib/nodeharbor-boot
 mkdir -p "$WORK"
 TARBALL=$WORK/gala-node.tar.gz

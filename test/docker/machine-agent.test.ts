@@ -249,6 +249,8 @@ describe('a machine that must not install', () => {
     expect(read(name, '/usr/local/bin/gala-node')).toBe('');
     expect(read(name, '/etc/nodeharbor/agent.env')).toBe('');
     expect(bootstraps(m)).toEqual([]);
+    // NodeHarbor is told, so that the install fails now rather than at its timeout.
+    expect(m.bootFailures).toEqual([`Gala's node software has SHA-256 ${sha256}, not the expected ${'0'.repeat(64)}: it is not installed`]);
   });
 
   it("stops with one line when the operator has not accepted Gala's EULA", async () => {
@@ -261,6 +263,7 @@ describe('a machine that must not install', () => {
     expect(log[0]).toMatch(/STOPPED: Gala's EULA is not accepted \(GALA_EULA_ACCEPTED\): Gala's node software is not installed$/);
     expect(fake.requests.filter((r) => r.method === 'GET')).toHaveLength(downloads);
     expect(bootstraps(m)).toEqual([]);
+    expect(m.bootFailures).toEqual(["Gala's EULA is not accepted (GALA_EULA_ACCEPTED): Gala's node software is not installed"]);
   });
 
   it('has an agent that exits with one line when NodeHarbor refuses its bootstrap token', async () => {

@@ -110,6 +110,25 @@ describe('node-bootstrap', () => {
   });
 });
 
+describe('node-boot-failed', () => {
+  it("keeps the boot script's first reason, one line, for a token that may still be claimed, and refuses the rest", async () => {
+    const id = await newService('boot-fail-1');
+    const token = await prepareMachine(s.deps.db, id, 'hetzner');
+    const reason = (r: unknown, t: unknown = token) => call('node-boot-failed', { token: t, reason: r });
+    for (const bad of [undefined, '', '  ', 'x'.repeat(501), 42]) expect((await reason(bad)).status).toBe(400);
+    expect(await reason('EULA\nnot accepted')).toEqual({ status: 200, body: {} });
+    expect(await reason('a second reason')).toEqual({ status: 200, body: {} });
+    const { rows } = await s.deps.db.query<{ boot_error: string }>('select boot_error from private.machines where service_id = $1', [id]);
+    expect(rows[0]!.boot_error).toBe('EULA not accepted');
+    const refused = { status: 401, body: { error: 'This bootstrap token is not valid' } };
+    expect(await reason('guess', 'A'.repeat(43))).toEqual(refused);
+    expect(await reason('no token', null)).toEqual(refused);
+    // Once claimed, the boot went on: nothing more to report with it.
+    await bootstrap(token);
+    expect(await reason('late')).toEqual(refused);
+  });
+});
+
 describe('node-heartbeat', () => {
   let agent: string;
   let id: string;

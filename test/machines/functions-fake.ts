@@ -40,6 +40,8 @@ export type FakeMachine = {
   pendingKey: string | undefined;
   keyCalls: number;
   heartbeats: Heartbeat[];
+  /** What node-boot-failed was told, with this machine's bootstrap token. */
+  bootFailures: string[];
 };
 
 export type FunctionsFake = {
@@ -79,6 +81,15 @@ export async function startFunctionsFake(opts: { heartbeatSeconds: number; files
       parsed = JSON.parse(body);
     } catch {
       return { status: 400, json: { error: 'The body is not valid JSON' } };
+    }
+    if (fn === 'node-boot-failed') {
+      const { token: t, reason } = parsed as { token?: unknown; reason?: unknown };
+      const m = machines.find((x) => x.bootstrapToken === t);
+      if (!m || m.claims > 0) return { status: 401, json: { error: 'This bootstrap token is not valid' } };
+      if (typeof reason !== 'string' || reason === '' || reason.length > 500)
+        return { status: 400, json: { error: 'reason must be one line of 1 to 500 characters' } };
+      m.bootFailures.push(reason);
+      return { status: 200, json: {} };
     }
     if (fn === 'node-bootstrap') {
       const t = (parsed as { token?: unknown }).token;
@@ -160,6 +171,7 @@ export async function startFunctionsFake(opts: { heartbeatSeconds: number; files
         pendingKey: undefined,
         keyCalls: 0,
         heartbeats: [],
+        bootFailures: [],
       };
       machines.push(m);
       return m;

@@ -123,6 +123,18 @@ describe('a Town Star node on a machine of its own', () => {
     expect(serverOf(id)).toBeUndefined();
   });
 
+  it("fails the install at once with the boot script's reason when it stops before its agent runs", async () => {
+    const id = await newService('machine-j');
+    const installing = installNode(deps, id);
+    const server = await until(`the server of ${id}`, () => serverOf(id));
+    const token = /NODEHARBOR_BOOTSTRAP_TOKEN=(\S+)/.exec(server.userData)![1]!;
+    const reason = "Gala's EULA is not accepted (GALA_EULA_ACCEPTED): Gala's node software is not installed";
+    expect((await fn('node-boot-failed', { token, reason })).status).toBe(200);
+    await installing;
+    expect(await state(id)).toEqual({ state: 'failed', provisioning_error: `The server could not set the node up: ${reason}` });
+    expect(serverOf(id)).toBeUndefined();
+  });
+
   it('tries the next location when one is full or the provider is busy, and fails with every reason when all are full', async () => {
     cloud.fail.capacityIn.add('fsn1');
     cloud.rateLimit(1, { path: /^\/v1\/servers$/ });

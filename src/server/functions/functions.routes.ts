@@ -7,6 +7,7 @@ import { billingDocument } from './billing-document';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
+import { nodeBootFailed } from './node-boot-failed';
 import { nodeBootstrap } from './node-bootstrap';
 import { nodeHeartbeat } from './node-heartbeat';
 import { nodeKey } from './node-key';
@@ -20,6 +21,7 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
   'billing-document': billingDocument,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
+  'node-boot-failed': nodeBootFailed,
   'node-bootstrap': nodeBootstrap,
   'node-heartbeat': nodeHeartbeat,
   'node-key': nodeKey,

@@ -25,6 +25,7 @@ type MachineRow = {
   server_id: string | null;
   location: string | null;
   bootstrap_claimed_at: Date | null;
+  boot_error: string | null;
   agent_state: 'starting' | 'running' | 'stopped' | 'refused' | null;
   agent_error: string | null;
   agent_logs: string[];
@@ -48,7 +49,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
 
   async function row(serviceId: string): Promise<MachineRow | undefined> {
     const { rows } = await db.query<MachineRow>(
-      `select service_id, server_id, location, bootstrap_claimed_at, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
+      `select service_id, server_id, location, bootstrap_claimed_at, boot_error, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
          from private.machines where service_id = $1`,
       [serviceId],
     );
@@ -169,6 +170,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
       const r = await row(serviceId);
       if (!r?.server_id) return { state: 'absent' };
       if (r.powered_off) return { state: 'stopped' };
+      if (r.boot_error) return { state: 'failing', reason: `The server could not set the node up: ${r.boot_error}`, inTheNodesWords: true };
       if (r.agent_state === 'refused')
         return { state: 'failing', reason: `Gala refused this API key: ${r.agent_error ?? 'no reason given'}`, inTheNodesWords: true };
       const view = agentView(r);
@@ -186,7 +188,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
       const servers = await patiently(() => provider.list(MANAGED));
       const ids = servers.map((m) => m.labels[SERVICE_LABEL]).filter((id): id is string => Boolean(id));
       const { rows } = await db.query<MachineRow>(
-        `select service_id, server_id, location, bootstrap_claimed_at, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
+        `select service_id, server_id, location, bootstrap_claimed_at, boot_error, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
            from private.machines where service_id::text = any($1::text[])`,
         [ids],
       );

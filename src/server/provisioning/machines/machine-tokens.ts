@@ -32,7 +32,7 @@ export async function prepareMachine(q: Queryable, serviceId: string, provider: 
      on conflict (service_id) do update set
        provider = excluded.provider, server_id = null, location = null, ipv4 = null,
        bootstrap_token_hash = excluded.bootstrap_token_hash, bootstrap_expires_at = excluded.bootstrap_expires_at,
-       bootstrap_claimed_at = null, agent_token_hash = null, key_pending = false, commands = '{}',
+       bootstrap_claimed_at = null, boot_error = null, agent_token_hash = null, key_pending = false, commands = '{}',
        agent_state = null, agent_status = null, agent_logs = '{}', agent_error = null, running_since = null, last_heartbeat_at = null`,
     [serviceId, provider, tokenHash(token), BOOTSTRAP_TTL_SECONDS],
   );
