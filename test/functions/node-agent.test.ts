@@ -3,7 +3,7 @@ import { REDACTED } from '../../src/shared/node-health';
 import { prepareMachine } from '../../src/server/provisioning/machines/machine-tokens';
 import { forceServiceState } from '../helpers/service-state';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
 
 // The three functions a Town Star machine's agent calls (issue 35; docs/decisions/036), attacked
 // as a stranger on the internet would: replayed, expired and guessed tokens, forged heartbeats,
@@ -26,17 +26,6 @@ async function call(name: string, body: unknown, headers: Record<string, string>
 const bootstrap = (token: unknown) => call('node-bootstrap', { token });
 const heartbeat = (agentToken: string, body: unknown) => call('node-heartbeat', body, { 'X-Agent-Token': agentToken });
 const nodeKey = (agentToken: string) => call('node-key', {}, { 'X-Agent-Token': agentToken });
-
-async function newService(name: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_service_securely', {
-    p_name: name,
-    p_description: null,
-    p_api_key: GALA_KEY,
-    p_product_id: TOWN_STAR,
-  });
-  if (error) throw error;
-  return (data as { id: string }).id;
-}
 
 /** A claimed machine's agent token. */
 async function claimed(id: string): Promise<string> {
@@ -61,7 +50,7 @@ beforeAll(async () => {
       where base_product_code = 'TOWNSTAR'`,
   );
   owner = await createTestUser(s, { credits: 100 });
-  serviceId = await newService('machine-1');
+  serviceId = await createService(owner, 'machine-1');
 });
 afterAll(() => s.stop());
 
@@ -90,12 +79,12 @@ describe('node-bootstrap', () => {
   });
 
   it('refuses a token past its hour, and one whose service is gone or failed', async () => {
-    const late = await newService('late-1');
+    const late = await createService(owner, 'late-1');
     const token = await prepareMachine(s.deps.db, late, 'hetzner');
     await s.deps.db.query(`update private.machines set bootstrap_expires_at = now() - interval '1 second' where service_id = $1`, [late]);
     expect((await bootstrap(token)).status).toBe(401);
     for (const [i, state] of (['deleting', 'deleted', 'failed'] as const).entries()) {
-      const id = await newService(`gone-${i}`);
+      const id = await createService(owner, `gone-${i}`);
       const t = await prepareMachine(s.deps.db, id, 'hetzner');
       await forceServiceState(s.deps.db, state, 'id = $1', id);
       expect((await bootstrap(t)).status).toBe(401);
@@ -103,7 +92,7 @@ describe('node-bootstrap', () => {
   });
 
   it('shuts the old agent out when the server is made again', async () => {
-    const id = await newService('remade-1');
+    const id = await createService(owner, 'remade-1');
     const old = await claimed(id);
     await prepareMachine(s.deps.db, id, 'hetzner');
     expect((await heartbeat(old, { state: 'running' })).status).toBe(401);
@@ -112,7 +101,7 @@ describe('node-bootstrap', () => {
 
 describe('node-boot-failed', () => {
   it("keeps the boot script's first reason, one line, for a token that may still be claimed, and refuses the rest", async () => {
-    const id = await newService('boot-fail-1');
+    const id = await createService(owner, 'boot-fail-1');
     const token = await prepareMachine(s.deps.db, id, 'hetzner');
     const reason = (r: unknown, t: unknown = token) => call('node-boot-failed', { token: t, reason: r });
     for (const bad of [undefined, '', '  ', 'x'.repeat(501), 42]) expect((await reason(bad)).status).toBe(400);
@@ -133,7 +122,7 @@ describe('node-heartbeat', () => {
   let agent: string;
   let id: string;
   beforeEach(async () => {
-    id = await newService(`beat-${Math.random().toString(36).slice(2, 8)}`);
+    id = await createService(owner, `beat-${Math.random().toString(36).slice(2, 8)}`);
     agent = await claimed(id);
   });
 

@@ -10,7 +10,7 @@ import { createHetznerProvider } from '../../src/server/provisioning/machines/he
 import { reconcileNodes } from '../../src/server/provisioning/reconciler';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { until } from '../helpers/wait';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
 import { startHetznerStandIn, type HetznerStandIn } from './hetzner-standin';
 
 // The machine driver on the Hetzner stand-in, through the app's own install, reconciler and
@@ -48,17 +48,6 @@ async function boot(id: string, report: Record<string, unknown> = { state: 'runn
   return { agent, key: claimed.body.api_key as string };
 }
 
-async function newService(name: string): Promise<string> {
-  const { data, error } = await owner.client.rpc('create_service_securely', {
-    p_name: name,
-    p_description: null,
-    p_api_key: GALA_KEY,
-    p_product_id: TOWN_STAR,
-  });
-  if (error) throw error;
-  return (data as { id: string }).id;
-}
-
 const state = async (id: string) =>
   (
     await s.deps.db.query<{ state: string; provisioning_error: string | null }>(
@@ -92,7 +81,7 @@ beforeEach(() => {
 
 describe('a Town Star node on a machine of its own', () => {
   it('rents a labelled server with the boot script and no key, and is active at the first healthy report', async () => {
-    const id = await newService('machine-a');
+    const id = await createService(owner, 'machine-a');
     const installing = installNode(deps, id);
     const { key } = await boot(id);
     await installing;
@@ -115,7 +104,7 @@ describe('a Town Star node on a machine of its own', () => {
   });
 
   it("fails the install in Gala's words when Gala refuses the key, and leaves no server", async () => {
-    const id = await newService('machine-b');
+    const id = await createService(owner, 'machine-b');
     const installing = installNode(deps, id);
     await boot(id, { state: 'refused', error: 'Error: invalid api key' });
     await installing;
@@ -124,7 +113,7 @@ describe('a Town Star node on a machine of its own', () => {
   });
 
   it("fails the install at once with the boot script's reason when it stops before its agent runs", async () => {
-    const id = await newService('machine-j');
+    const id = await createService(owner, 'machine-j');
     const installing = installNode(deps, id);
     const server = await until(`the server of ${id}`, () => serverOf(id));
     const token = /NODEHARBOR_BOOTSTRAP_TOKEN=(\S+)/.exec(server.userData)![1]!;
@@ -138,14 +127,14 @@ describe('a Town Star node on a machine of its own', () => {
   it('tries the next location when one is full or the provider is busy, and fails with every reason when all are full', async () => {
     cloud.fail.capacityIn.add('fsn1');
     cloud.rateLimit(1, { path: /^\/v1\/servers$/ });
-    const id = await newService('machine-c');
+    const id = await createService(owner, 'machine-c');
     const installing = installNode(deps, id);
     await boot(id);
     await installing;
     expect(serverOf(id)!.location).toBe('nbg1');
 
     cloud.fail.capacityIn.add('nbg1');
-    const full = await newService('machine-d');
+    const full = await createService(owner, 'machine-d');
     await installNode(deps, full);
     const failed = await state(full);
     expect(failed.state).toBe('failed');
@@ -154,7 +143,7 @@ describe('a Town Star node on a machine of its own', () => {
   });
 
   it('powers the server off when the service stops and on when it starts, and deletes it with the service', async () => {
-    const id = await newService('machine-e');
+    const id = await createService(owner, 'machine-e');
     const installing = installNode(deps, id);
     await boot(id);
     await installing;
@@ -170,7 +159,7 @@ describe('a Town Star node on a machine of its own', () => {
   });
 
   it('is online while reports arrive and offline once two are missed', async () => {
-    const id = await newService('machine-f');
+    const id = await createService(owner, 'machine-f');
     const installing = installNode(deps, id);
     const { agent } = await boot(id);
     await installing;
@@ -183,7 +172,7 @@ describe('a Town Star node on a machine of its own', () => {
   });
 
   it('hands a changed key to the agent once', async () => {
-    const id = await newService('machine-g');
+    const id = await createService(owner, 'machine-g');
     const installing = installNode(deps, id);
     const { agent } = await boot(id);
     await installing;
@@ -201,7 +190,7 @@ describe('a Town Star node on a machine of its own', () => {
     // A server of ours whose service is no more (its row gone with a restored backup, say).
     const orphan = randomUUID();
     cloud.addServer({ name: `nh-${orphan.slice(0, 12)}`, labels: { 'managed-by': 'nodeharbor', [LABEL]: orphan, 'nodeharbor.product': 'TOWNSTAR' } });
-    const missing = await newService('machine-i');
+    const missing = await createService(owner, 'machine-i');
     const again = installNode(deps, missing);
     await boot(missing);
     await again;
