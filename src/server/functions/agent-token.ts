@@ -8,6 +8,9 @@ export const AGENT_TOKEN_HEADER = 'X-Agent-Token';
 
 export type Agent = { serviceId: string; key: string };
 
+/** The one answer to a bootstrap token that is unknown, expired, claimed, or malformed (node-bootstrap, node-boot-failed). */
+export const BOOTSTRAP_REFUSED = 'This bootstrap token is not valid';
+
 /**
  * The machine whose agent token the request carries, with its service's key (to redact what the
  * agent sends, or to hand over), or the 401 to answer. Only a claimed machine of a live service

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
 import { TOKEN_PATTERN, tokenHash } from '../provisioning/machines/machine-tokens';
+import { BOOTSTRAP_REFUSED } from './agent-token';
 import { fail, jsonBody, overLimit } from './function-response';
 
 /** A server reports its boot's stop once; more calls than this from one address are a script. */
@@ -28,7 +29,7 @@ export async function nodeBootFailed(deps: AppDeps, c: Context) {
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const { token, reason } = read.body;
-  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return fail(c, 401, 'This bootstrap token is not valid');
+  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return fail(c, 401, BOOTSTRAP_REFUSED);
   const line = typeof reason === 'string' ? reason.replace(CONTROL, ' ').trim() : '';
   if (line === '' || line.length > 500) return fail(c, 400, 'reason must be one line of 1 to 500 characters');
   const { rows } = await deps.db.query<{ service_id: string }>(
@@ -39,7 +40,7 @@ export async function nodeBootFailed(deps: AppDeps, c: Context) {
       returning m.service_id`,
     [tokenHash(token), line],
   );
-  if (!rows[0]) return fail(c, 401, 'This bootstrap token is not valid');
+  if (!rows[0]) return fail(c, 401, BOOTSTRAP_REFUSED);
   deps.logger.warn('machine boot stopped', { service: rows[0].service_id, reason: line });
   return c.json({});
 }

@@ -2,12 +2,11 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
 import { heartbeatSecondsOf, newToken, TOKEN_PATTERN, tokenHash } from '../provisioning/machines/machine-tokens';
+import { BOOTSTRAP_REFUSED } from './agent-token';
 import { fail, jsonBody, overLimit } from './function-response';
 
 /** A server claims its key once; more calls than this from one address are a script. */
 const LIMIT = { max: 20, windowSeconds: 60 };
-
-const REFUSED = 'This bootstrap token is not valid';
 
 /**
  * node-bootstrap, body { token }: a new server's agent trades the one-time token of its user data
@@ -27,7 +26,7 @@ export async function nodeBootstrap(deps: AppDeps, c: Context) {
   const read = await jsonBody(c);
   if ('error' in read) return fail(c, 400, read.error);
   const token = read.body.token;
-  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return fail(c, 401, REFUSED);
+  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return fail(c, 401, BOOTSTRAP_REFUSED);
   const agentToken = newToken();
   const { rows } = await deps.db.query<{ service_id: string; key: string; workload: string }>(
     `update private.machines m set bootstrap_claimed_at = now(), agent_token_hash = $2
@@ -38,7 +37,7 @@ export async function nodeBootstrap(deps: AppDeps, c: Context) {
     [tokenHash(token), tokenHash(agentToken)],
   );
   const claimed = rows[0];
-  if (!claimed) return fail(c, 401, REFUSED);
+  if (!claimed) return fail(c, 401, BOOTSTRAP_REFUSED);
   deps.logger.info('machine bootstrap claimed', { service: claimed.service_id });
   return c.json({
     agent_token: agentToken,

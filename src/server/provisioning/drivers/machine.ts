@@ -34,6 +34,10 @@ type MachineRow = {
   powered_off: boolean;
 };
 
+/** What the driver reads of a machine's row (MachineRow). */
+const MACHINE_COLUMNS =
+  'service_id, server_id, location, bootstrap_claimed_at, boot_error, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off';
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -48,11 +52,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
   const staleMs = opts.heartbeatSeconds * 2 * 1000;
 
   async function row(serviceId: string): Promise<MachineRow | undefined> {
-    const { rows } = await db.query<MachineRow>(
-      `select service_id, server_id, location, bootstrap_claimed_at, boot_error, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
-         from private.machines where service_id = $1`,
-      [serviceId],
-    );
+    const { rows } = await db.query<MachineRow>(`select ${MACHINE_COLUMNS} from private.machines where service_id = $1`, [serviceId]);
     return rows[0];
   }
 
@@ -187,11 +187,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
     async observe(): Promise<NodeObservation[]> {
       const servers = await patiently(() => provider.list(MANAGED));
       const ids = servers.map((m) => m.labels[SERVICE_LABEL]).filter((id): id is string => Boolean(id));
-      const { rows } = await db.query<MachineRow>(
-        `select service_id, server_id, location, bootstrap_claimed_at, boot_error, agent_state, agent_error, agent_logs, running_since, last_heartbeat_at, powered_off
-           from private.machines where service_id::text = any($1::text[])`,
-        [ids],
-      );
+      const { rows } = await db.query<MachineRow>(`select ${MACHINE_COLUMNS} from private.machines where service_id::text = any($1::text[])`, [ids]);
       const rowsById = new Map(rows.map((r) => [r.service_id, r]));
       return servers.flatMap((m): NodeObservation[] => {
         const serviceId = m.labels[SERVICE_LABEL];
