@@ -212,6 +212,17 @@ describe('starting with nodes it cannot run', () => {
       const notManager = await start({ PROVISIONER: 'docker', DOCKER_HOST: `unix://${socket}` });
       expect(notManager.status).toBe(1);
       expect(lastLine(notManager.stderr)).toContain('is not a Swarm manager: run `docker swarm init`');
+      // An operator of machines of their own is told that they need no engine at all.
+      const machinesToo = await start({
+        PROVISIONER: 'docker',
+        DOCKER_HOST: `unix://${join(dir, 'nothing.sock')}`,
+        MACHINE_PROVIDER: 'hetzner',
+        HCLOUD_TOKEN: 'hcloud-token-0123456789abcdef',
+      });
+      expect(machinesToo.status).toBe(1);
+      expect(lastLine(machinesToo.stderr)).toMatch(
+        /no Docker Engine answers at .*; or set SWARM=off to sell only the products that run on machines of their own$/,
+      );
     },
     START_TIMEOUT_MS * 2,
   );

@@ -366,6 +366,16 @@ describe('loadConfig: machines of their own (issue 35)', () => {
       'MACHINE_HEARTBEAT_SECONDS must be a whole number from 1 to 300, got "0"',
     ]);
   });
+
+  it('runs Swarm unless SWARM=off, which needs a machine provider in docker mode', () => {
+    expect(loadConfig({}).swarm).toBe(true);
+    expect(loadConfig({ SWARM: 'on' }).swarm).toBe(true);
+    expect(loadConfig({ PROVISIONER: 'docker', SWARM: 'off', MACHINE_PROVIDER: 'hetzner', HCLOUD_TOKEN: token }).swarm).toBe(false);
+    expect(problems({ SWARM: 'no' })).toEqual(['SWARM must be on or off, got "no"']);
+    expect(problems({ PROVISIONER: 'docker', SWARM: 'off' })).toEqual([
+      'SWARM=off needs MACHINE_PROVIDER: with neither, PROVISIONER=docker has nowhere to run nodes',
+    ]);
+  });
 });
 
 describe('loadConfig: TRUST_PROXY', () => {

@@ -207,6 +207,15 @@ const schema = z.object({
   DOCKER_TLS_VERIFY: bool('DOCKER_TLS_VERIFY', false),
   DOCKER_CERT_PATH: z.string().optional(),
   DOCKER_CONFIG: z.string().optional(),
+  SWARM: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '' || v === 'on') return true;
+      if (v === 'off') return false;
+      ctx.addIssue({ code: 'custom', message: `SWARM must be on or off, got "${v}"` });
+      return z.NEVER;
+    }),
   MACHINE_PROVIDER: z
     .string()
     .optional()
@@ -361,6 +370,8 @@ export type Config = {
   simulatedNodeFaults: number;
   /** Where the Docker Engine is, as the Docker CLI reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH. */
   docker: DockerEngineConfig;
+  /** Whether real nodes may run on Docker Swarm (SWARM); off: only machine products are sold, and no engine is needed. */
+  swarm: boolean;
   /** The cloud provider of products whose nodes run on machines of their own (MACHINE_PROVIDER); undefined: none. */
   machines: MachinesConfig | undefined;
   nodes: NodeSettings;
@@ -467,6 +478,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const paypal = paymentsConfig(e, host, problems);
   const machines = machinesConfig(e, problems);
+  if (!e.SWARM && !machines && e.PROVISIONER === 'docker') {
+    problems.push('SWARM=off needs MACHINE_PROVIDER: with neither, PROVISIONER=docker has nowhere to run nodes');
+  }
   if (problems.length) throw new ConfigError(problems);
   const suffixes = e.DEV_HOST_SUFFIXES.split(',')
     .map((s) => s.trim().toLowerCase())
@@ -516,6 +530,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       certPath: e.DOCKER_CERT_PATH || undefined,
       configDir: e.DOCKER_CONFIG || undefined,
     },
+    swarm: e.SWARM,
     machines,
     simulatedNodeFaults: e.SIMULATED_NODE_FAULTS,
     nodes: {

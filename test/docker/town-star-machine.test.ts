@@ -1,79 +1,41 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DESKTOP, signIn, startApp, type TestApp } from '../../e2e/helpers/app';
+import { openSection } from '../../e2e/dashboard-helpers';
+import { expectToast } from '../../e2e/helpers/page-tools';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
 import { reconcileNodes } from '../../src/server/provisioning/reconciler';
-import { startLifecycleServer, startSmtp, waitFor } from '../lifecycle/helpers';
+import { startSmtp, waitFor } from '../lifecycle/helpers';
 import { forceServiceState } from '../helpers/service-state';
-import { createTestUser, TOWN_STAR, type TestUser } from '../helpers/users';
-import { GALA_STANDIN_DIR, galaKey, galaNodeTarball } from '../machines/gala-node-standin';
-import { startHetznerStandIn, type HetznerStandIn } from '../machines/hetzner-standin';
-import { importMachineImage, MACHINE_IMAGE, USER_DATA_PATH } from '../machines/machine-image';
+import { createTestUser, type TestUser } from '../helpers/users';
+import { GALA_STANDIN_DIR, galaKey } from '../machines/gala-node-standin';
+import { startLocalCloud, type LocalCloud } from '../machines/local-cloud';
 import { serviceState } from './lifecycle-nodes';
 
-// The whole Town Star journey on a machine of its own, as an operator runs it: the app's own
-// server and worker with MACHINE_PROVIDER=hetzner pointed at the Hetzner stand-in, which "boots"
-// each server by running its user data, unchanged, in a container that plays a fresh Debian
-// server (test/machines/machine-image.ts), with stand-ins only for the package install, systemd
-// and Gala's CLI. The agent, the bootstrap, the heartbeats, the monitor and the reconciler are real.
+// The whole Town Star journey on a machine of its own, in Chromium as its owner and an admin see
+// it, against the app's own server and worker with MACHINE_PROVIDER=hetzner pointed at the Hetzner
+// stand-in (test/machines/local-cloud.ts). The stand-in "boots" each server by running its user
+// data, unchanged, in a container that plays a fresh Debian server, with stand-ins only for the
+// package install, systemd and Gala's CLI. The agent, the bootstrap, the heartbeats, the monitor
+// and the reconciler are real. SWARM=off: an operator who sells only Town Star needs no Swarm.
 
-const RUN = randomBytes(4).toString('hex');
-const work = mkdtempSync(join(tmpdir(), 'nh-town-star-'));
-const containers = new Map<string, string>();
-let cloud: HetznerStandIn;
-let downloads: Server;
-let s: Awaited<ReturnType<typeof startLifecycleServer>>;
+let local: LocalCloud;
+let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let owner: TestUser;
 
-const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const read = (name: string, path: string) => spawnSync('docker', ['exec', name, 'cat', path], { encoding: 'utf8' }).stdout;
-
-/** A server the stand-in made, booted: its user data in place, then the machine started. */
-function boot(id: string, userData: string): void {
-  const name = `nh-test-town-${RUN}-${id}`;
-  containers.set(id, name);
-  const file = join(work, `${id}.sh`);
-  writeFileSync(file, userData, { mode: 0o700 });
-  docker('create', '--name', name, '--network', 'host', MACHINE_IMAGE);
-  docker('cp', file, `${name}:${USER_DATA_PATH}`);
-  docker('start', name);
-}
+const docker = (...args: string[]) => spawnSync('docker', args, { stdio: 'ignore' }).status;
 
 beforeAll(async () => {
-  importMachineImage();
-  const tarball = galaNodeTarball();
-  downloads = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/gzip' }).end(tarball));
-  await new Promise<void>((r) => downloads.listen(0, '127.0.0.1', r));
-  cloud = await startHetznerStandIn({
-    actionPolls: 1,
-    onBoot: (m) => boot(m.id, m.userData),
-    onDelete: (id) => {
-      const name = containers.get(id);
-      if (name) spawnSync('docker', ['rm', '--force', name], { stdio: 'ignore' });
-    },
-    // Power as a machine feels it: everything on it stops, and goes on where it was.
-    onPower: (id, on) => {
-      const name = containers.get(id);
-      if (name) docker(on ? 'unpause' : 'pause', name);
-    },
-  });
+  local = await startLocalCloud('nh-test-town');
   smtp = await startSmtp();
-  s = await startLifecycleServer({
+  app = await startApp({
     PROVISIONER: 'docker',
-    MACHINE_PROVIDER: 'hetzner',
-    HCLOUD_TOKEN: cloud.token,
-    HCLOUD_ENDPOINT: cloud.url,
-    MACHINE_FIREWALLS: 'nodeharbor-nodes',
-    GALA_NODE_DOWNLOAD_URL: `http://127.0.0.1:${(downloads.address() as AddressInfo).port}/DownloadLinuxNode`,
-    GALA_NODE_SHA256: createHash('sha256').update(tarball).digest('hex'),
-    GALA_EULA_ACCEPTED: 'true',
+    SWARM: 'off',
+    ...local.env,
     MACHINE_HEARTBEAT_SECONDS: '1',
     INSTALL_SETTLE_SECONDS: '1',
     INSTALL_TIMEOUT_SECONDS: '120',
@@ -82,54 +44,93 @@ beforeAll(async () => {
     WORKER_POLL_MS: '100',
     SMTP_URL: smtp.url,
   });
-  owner = await createTestUser(s, { credits: 100 });
+  owner = await createTestUser(app.server, { credits: 100 });
 }, 240_000);
 afterAll(async () => {
-  await s?.stop();
-  for (const name of containers.values()) spawnSync('docker', ['rm', '--force', name], { stdio: 'ignore' });
-  await cloud?.close();
+  await app?.stop();
+  await local?.close();
   await smtp?.stop();
-  await new Promise((r) => downloads?.close(r));
-  rmSync(work, { recursive: true, force: true });
 });
 
-const serverOf = (id: string) => [...cloud.servers.values()].find((m) => m.labels['nodeharbor.service_id'] === id);
-const container = (id: string) => containers.get(String(serverOf(id)!.id))!;
+const serverOf = (id: string) => [...local.cloud.servers.values()].find((m) => m.labels['nodeharbor.service_id'] === id);
+const container = (id: string) => local.containerOf(String(serverOf(id)!.id))!;
 
-it('installs, runs, hands over a changed key, powers off and on, goes offline with a mail, and leaves nothing when deleted', async () => {
+/** Orders a Town Star node in the New Service dialog, as its owner does, and opens its page. */
+async function order(page: Page, name: string, key: string): Promise<string> {
+  await openSection(page, 'Services');
+  await page.getByRole('button', { name: 'New Service' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New Service' });
+  await dialog.getByLabel('Service Name').fill(name);
+  await dialog.getByRole('radio', { name: /^Town Star \$10\.00/ }).check();
+  await dialog.getByLabel('API Key', { exact: true }).fill(key);
+  await dialog.getByRole('button', { name: 'Create Service' }).click();
+  await expectToast(page, 'Service Created', 'Your new service has been created successfully.');
+  const { rows } = await app.server.deps.db.query<{ id: string }>('select id from private.services where user_id = $1 and name = $2', [owner.id, name]);
+  await page.goto(`${app.url}/dashboard/services/${rows[0]!.id}`);
+  return rows[0]!.id;
+}
+
+it('is ordered, runs, shows where, takes a new key, powers off and on, goes offline with a mail, and leaves nothing when deleted', async () => {
   const key = galaKey();
-  const { data, error } = await owner.client.rpc('create_service_securely', { p_name: 'town-1', p_description: null, p_api_key: key, p_product_id: TOWN_STAR });
-  if (error) throw error;
-  const id = (data as { id: string }).id;
-  await waitFor('the service to be active', async () => (await serviceState(s.deps.db, id)) === 'active', 180_000);
+  const { page, errors } = await app.newPage(DESKTOP);
+  await signIn(page, app.url, owner.email, owner.password);
+  const id = await order(page, 'town-1', key);
+  const header = page.getByRole('region', { name: 'town-1' });
+  await header.getByText('Installing').waitFor();
+  await waitFor('the service to be active', async () => (await serviceState(app.server.deps.db, id)) === 'active', 180_000);
+  await header.getByText('Active', { exact: true }).waitFor();
+  await header.getByText('Runs in Falkenstein, Germany (fsn1)').waitFor();
 
   // Gala's CLI got the key from the agent; the provider and the jobs never saw it.
   expect(read(container(id), `${GALA_STANDIN_DIR}/api-key`).trim()).toBe(key);
-  expect(JSON.stringify(cloud.requests)).not.toContain(key);
-  const traces = await s.deps.db.query<{ t: string }>(
+  expect(JSON.stringify(local.cloud.requests)).not.toContain(key);
+  const traces = await app.server.deps.db.query<{ t: string }>(
     `select coalesce(string_agg(payload::text || coalesce(last_error, ''), ' '), '') as t from nodeharbor.jobs`,
   );
   expect(traces.rows[0]!.t).not.toContain(key);
-  const { data: logs } = await owner.client.functions.invoke('node-logs', { body: { service_id: id } });
-  expect((logs as { lines: string[] }).lines.join('\n')).toMatch(/townstar/);
-  expect(JSON.stringify(logs)).not.toContain(key);
 
+  // The node's own log, from its latest report, with the key redacted.
+  await page.getByRole('button', { name: 'Logs of town-1' }).click();
+  const logs = page.getByRole('dialog', { name: 'Logs' });
+  await logs
+    .getByLabel('Log lines')
+    .getByText(/townstar/)
+    .first()
+    .waitFor();
+  await expect(logs.innerText()).resolves.not.toContain(key);
+  await page.keyboard.press('Escape');
+
+  // A new key, through the Change key dialog, reaches the node.
   const newKey = galaKey();
-  const changed = await owner.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: newKey } });
-  expect(changed.error).toBeNull();
+  await page.getByRole('button', { name: 'Change key' }).click();
+  const change = page.getByRole('dialog', { name: 'Change key' });
+  await change.getByLabel('API Key', { exact: true }).fill(newKey);
+  await change.getByRole('button', { name: 'Save key' }).click();
+  await expectToast(page, 'Service updated successfully.');
   await waitFor('the node to run with the new key', async () => read(container(id), `${GALA_STANDIN_DIR}/api-key`).trim() === newKey, 60_000);
 
+  // The admin's fleet names the provider, the location and the server's address.
+  const admin = await createTestUser(app.server, { admin: true });
+  const adminPage = (await app.newPage(DESKTOP)).page;
+  await signIn(adminPage, app.url, admin.email, admin.password);
+  await openSection(adminPage, 'Admin Dashboard');
+  await adminPage.getByRole('tab', { name: 'Fleet' }).click();
+  const deps = await createJobDeps(app.server.deps);
+  await sweepNodes(deps);
+  const row = adminPage.getByRole('region', { name: 'Fleet' }).getByRole('row').filter({ hasText: 'town-1' });
+  await row.getByText(`hetzner fsn1 ${serverOf(id)!.ipv4}`).waitFor();
+  await row.getByText('Online').waitFor();
+
   // Suspended: the reconciler powers the server off; active again: on, and reporting again.
-  const deps = await createJobDeps(s.deps);
-  await forceServiceState(s.deps.db, 'suspended', 'id = $1', id, `terminates_at = now() + interval '14 days'`);
+  await forceServiceState(app.server.deps.db, 'suspended', 'id = $1', id, `terminates_at = now() + interval '14 days'`);
   await reconcileNodes(deps);
   expect(serverOf(id)!.status).toBe('off');
-  await forceServiceState(s.deps.db, 'active', 'id = $1', id, 'terminates_at = null');
+  await forceServiceState(app.server.deps.db, 'active', 'id = $1', id, 'terminates_at = null');
   await reconcileNodes(deps);
   expect(serverOf(id)!.status).toBe('running');
   const since = new Date();
   await waitFor('a report after power on', async () => {
-    const { rows } = await s.deps.db.query<{ at: Date }>('select last_heartbeat_at as at from private.machines where service_id = $1', [id]);
+    const { rows } = await app.server.deps.db.query<{ at: Date }>('select last_heartbeat_at as at from private.machines where service_id = $1', [id]);
     return rows[0]!.at > since;
   });
 
@@ -140,20 +141,27 @@ it('installs, runs, hands over a changed key, powers off and on, goes offline wi
     'the node to be offline',
     async () => {
       await sweepNodes(deps);
-      const { rows } = await s.deps.db.query<{ state: string }>('select state from private.node_status where service_id = $1', [id]);
+      const { rows } = await app.server.deps.db.query<{ state: string }>('select state from private.node_status where service_id = $1', [id]);
       return rows[0]?.state === 'offline';
     },
     30_000,
   );
+  await page.reload();
+  await header.getByText('Offline', { exact: true }).waitFor();
   // Down past Town Star's 5 minutes (its clock moved on): the owner is told what is at stake.
-  await s.deps.db.query(`update private.node_status set down_since = now() - interval '6 minutes' where service_id = $1`, [id]);
+  await app.server.deps.db.query(`update private.node_status set down_since = now() - interval '6 minutes' where service_id = $1`, [id]);
   await sweepNodes(deps);
   await waitFor('the node-down mail', async () => smtp.mails.some((m) => m.raw.includes('Gala may pair your licence')), 30_000);
   docker('unpause', container(id));
 
+  // Deleted from its page: the server goes with it.
   const machine = container(id);
-  const deleted = await owner.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'delete' });
-  expect(deleted.error).toBeNull();
+  await page.getByRole('button', { name: 'Delete town-1' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete town-1?' });
+  await confirm.getByLabel('I understand this action cannot be undone').check();
+  await confirm.getByRole('button', { name: 'Delete Service' }).click();
+  await expectToast(page, 'Service Deleted', 'The service has been moved to trash.');
   await waitFor('the server to be deleted', async () => serverOf(id) === undefined, 60_000);
-  expect(spawnSync('docker', ['inspect', machine], { stdio: 'ignore' }).status).not.toBe(0);
+  expect(docker('inspect', machine)).not.toBe(0);
+  expect(errors).toEqual([]);
 }, 400_000);

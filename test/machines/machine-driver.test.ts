@@ -7,10 +7,11 @@ import { createMachineDriver } from '../../src/server/provisioning/drivers/machi
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { createHetznerProvider } from '../../src/server/provisioning/machines/hetzner';
+import type { Provisioner } from '../../src/server/provisioning/provisioner';
 import { reconcileNodes } from '../../src/server/provisioning/reconciler';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { until } from '../helpers/wait';
-import { createService, createTestUser, GALA_KEY, type TestUser } from '../helpers/users';
+import { createService, createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, type TestUser } from '../helpers/users';
 import { startHetznerStandIn, type HetznerStandIn } from './hetzner-standin';
 
 // The machine driver on the Hetzner stand-in, through the app's own install, reconciler and
@@ -20,6 +21,7 @@ import { startHetznerStandIn, type HetznerStandIn } from './hetzner-standin';
 let s: TestServer;
 let cloud: HetznerStandIn;
 let deps: JobDeps;
+let machineDriver: Provisioner;
 let owner: TestUser;
 
 const LABEL = 'nodeharbor.service_id';
@@ -65,9 +67,9 @@ beforeAll(async () => {
   );
   cloud = await startHetznerStandIn({ actionPolls: 1 });
   const provider = createHetznerProvider({ token: cloud.token, baseUrl: cloud.url, pollMs: 10 });
-  const machine = createMachineDriver(s.deps.db, provider, { userData, sshKeys: ['ops'], firewalls: ['nodeharbor-nodes'], heartbeatSeconds: 1 });
+  machineDriver = createMachineDriver(s.deps.db, provider, { userData, sshKeys: ['ops'], firewalls: ['nodeharbor-nodes'], heartbeatSeconds: 1 });
   const swarm = createSimulatedDriver(s.deps.db, { installSeconds: 0, deleteSeconds: 0, faultPercent: 0 });
-  deps = { ...(await createJobDeps(s.deps)), provisioner: createProductRouter(s.deps.db, { swarm, machine }) };
+  deps = { ...(await createJobDeps(s.deps)), provisioner: createProductRouter(s.deps.db, { swarm, machine: machineDriver }) };
   owner = await createTestUser(s, { credits: 500 });
 });
 afterAll(async () => {
@@ -101,6 +103,11 @@ describe('a Town Star node on a machine of its own', () => {
       [id],
     );
     expect(machines[0]).toEqual({ location: 'fsn1', ipv4: server.ipv4 });
+    // Its owner reads where it runs, and nothing else of the machine.
+    const seen = await owner.client.from('services').select('location').eq('id', id).single();
+    expect(seen.data).toEqual({ location: 'fsn1' });
+    // A new server runs as made: the install asks for no power action.
+    expect(cloud.requests.filter((r) => /\/actions\/power(on|off)$/.test(r.path))).toEqual([]);
   });
 
   it("fails the install in Gala's words when Gala refuses the key, and leaves no server", async () => {
@@ -208,5 +215,29 @@ describe('a Town Star node on a machine of its own', () => {
     // The new server has a new token; the old server's agent is shut out.
     const { agent } = await boot(missing);
     expect(agent).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("with SWARM=off, fails a Swarm product's install saying so, and still runs machine products", async () => {
+    const machineOnly = { ...deps, provisioner: createProductRouter(s.deps.db, { swarm: undefined, machine: machineDriver }) };
+    const { data, error } = await owner.client.rpc('create_service_securely', {
+      p_name: 'swarm-off',
+      p_description: null,
+      p_api_key: LICENCE_KEY,
+      p_product_id: MASTER_NODE,
+    });
+    if (error) throw error;
+    const masterNode = (data as { id: string }).id;
+    await installNode(machineOnly, masterNode);
+    expect(await state(masterNode)).toEqual({
+      state: 'failed',
+      provisioning_error:
+        'This plan runs its nodes on Docker Swarm, which this NodeHarbor does not use (SWARM=off): the operator must turn it on (README, Running real nodes).',
+    });
+    const townStar = await createService(owner, 'machine-k');
+    const installing = installNode(machineOnly, townStar);
+    await boot(townStar);
+    await installing;
+    expect((await state(townStar)).state).toBe('active');
+    expect((await machineOnly.provisioner.list()).map((n) => n.serviceId)).toContain(townStar);
   });
 });

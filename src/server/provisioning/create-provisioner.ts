@@ -31,10 +31,22 @@ function machineDriver(db: Database, config: Config, machines: MachinesConfig, a
   });
 }
 
+/** The Swarm driver, once its engine answers as a manager (else one line saying what to run is thrown). */
+async function swarmDriver(config: Config): Promise<Provisioner> {
+  const docker = connectDocker(config.docker);
+  try {
+    await checkSwarmManager(docker, config.docker.host ?? DEFAULT_DOCKER_HOST);
+  } catch (e) {
+    if (!config.machines || !(e instanceof Error)) throw e;
+    throw new Error(`${e.message}; or set SWARM=off to sell only the products that run on machines of their own`, { cause: e });
+  }
+  return createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR });
+}
+
 /**
- * The provisioner PROVISIONER names. Docker's is checked first: an engine that does not answer or
- * is not a Swarm manager is thrown as one line saying what to do. Real nodes run on the driver
- * their product names: Swarm, or a machine of their own from MACHINE_PROVIDER.
+ * The provisioner PROVISIONER names. Real nodes run on the driver their product names: Swarm, or
+ * a machine of their own from MACHINE_PROVIDER. Swarm's engine is checked first, unless SWARM=off
+ * (an operator who sells only machine products needs no engine).
  */
 async function createProvisioner({ config, db, keys }: ProvisionerDeps): Promise<Provisioner> {
   if (config.provisioner === 'simulated') {
@@ -44,10 +56,8 @@ async function createProvisioner({ config, db, keys }: ProvisionerDeps): Promise
       faultPercent: config.simulatedNodeFaults,
     });
   }
-  const docker = connectDocker(config.docker);
-  await checkSwarmManager(docker, config.docker.host ?? DEFAULT_DOCKER_HOST);
   return createProductRouter(db, {
-    swarm: createDockerDriver(docker, { registryConfigDir: config.docker.configDir ?? DOCKER_DIR }),
+    swarm: config.swarm ? await swarmDriver(config) : undefined,
     machine: config.machines && machineDriver(db, config, config.machines, keys.anonKey),
   });
 }

@@ -38,7 +38,7 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     deadline = startedAt.getTime() + nodes.installTimeoutSeconds * 1000;
     await provisioner.install(spec);
     // A node the engine kept stopped (install leaves an existing node as it is) must run to settle.
-    await provisioner.start(serviceId);
+    if ((await provisioner.status(serviceId)) === 'stopped') await provisioner.start(serviceId);
   } catch (e) {
     if (e instanceof NodeCannotRun) return failInstallation(deps, serviceId, e.message);
     throw e;

@@ -105,11 +105,12 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
   }
 
   async function record(serviceId: string, m: Machine): Promise<void> {
-    await db.query('update private.machines set server_id = $2, location = $3, ipv4 = $4, powered_off = false where service_id = $1', [
+    await db.query('update private.machines set server_id = $2, location = $3, ipv4 = $4, powered_off = $5 where service_id = $1', [
       serviceId,
       m.id,
       m.location,
       m.ipv4,
+      m.status === 'off',
     ]);
   }
 

@@ -29,6 +29,8 @@ export type Service = {
   install_queued?: boolean | null;
   /** Since when the node's current run has been online without a break; null while it is not online. */
   online_since?: string | null;
+  /** The cloud location of the node's own machine (fsn1); null for a node without one. */
+  location?: string | null;
 };
 
 export type Product = {

@@ -1,4 +1,5 @@
 import { durationText } from '@shared/node-health';
+import { locationName } from '@shared/machine-locations';
 import { parseProperties } from '@shared/validation';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -130,6 +131,7 @@ function Details({ serviceId, userEmail, logs }: Props) {
           <p className="text-xs text-muted-foreground">
             {product?.name ?? 'Custom Service'} · Created {f.date(svc.created_at)}
             {svc.renews_at && !Number.isNaN(Date.parse(svc.renews_at)) && <> · Paid until {f.date(svc.renews_at)}</>}
+            {svc.location && <> · Runs in {locationName(svc.location)}</>}
           </p>
           {svc.description && <p className="text-sm">{svc.description}</p>}
           {status === 'failed' && svc.provisioning_error && (
