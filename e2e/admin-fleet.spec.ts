@@ -5,6 +5,7 @@ import type { JobDeps } from '../src/server/jobs/task';
 import { simulateCrash, simulateOutage } from '../src/server/provisioning/drivers/simulated';
 import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
+import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { seriousViolations } from './helpers/axe';
@@ -62,7 +63,9 @@ describe('admin fleet', () => {
     await sweepNodes(deps);
     await simulateCrash(app.server.deps.db, restarting);
     await simulateOutage(app.server.deps.db, offline, 10);
+    // Stopped as a suspension stops it: it brings nothing, and its server still costs.
     await deps.provisioner.stop(stopped);
+    await forceServiceState(app.server.deps.db, 'suspended', 'id = $1', stopped, `terminates_at = now() + interval '14 days'`);
     await sweepNodes(deps);
     // Installed after the last sweep: the monitor has not seen it.
     await live(bob, 'b-unknown');
@@ -84,6 +87,7 @@ describe('admin fleet', () => {
       'Host',
       'Last seen',
       'Restarts (24 h)',
+      'Margin / month',
       'Created',
       'Actions',
     ]);
@@ -99,6 +103,7 @@ describe('admin fleet', () => {
       '',
       'Never',
       '0',
+      '—',
       created,
       'Retry Logs',
     ]);
@@ -110,11 +115,18 @@ describe('admin fleet', () => {
       expect.stringMatching(/^simulated-host-\d$/),
       'just now',
       '0',
+      '$5.19',
       created,
       'Logs',
     ]);
-    expect(await cells('b-restart')).toEqual(expect.arrayContaining(['Master Node', 'Restarting task: non-zero exit (137)', '1']));
-    expect(await cells('a-stopped')).toEqual(expect.arrayContaining(['Stopped']));
+    expect(await cells('b-restart')).toEqual(expect.arrayContaining(['Master Node', 'Restarting task: non-zero exit (137)', '1', '—']));
+    expect(await cells('a-stopped')).toEqual(expect.arrayContaining(['Stopped', '-$4.81']));
+    // The margin: Town Star's $10 a month less its server's $4.81; a loss in the destructive colour;
+    // "—" says why there is none.
+    await expect(row('a-stopped').getByText('-$4.81').getAttribute('class')).resolves.toContain('text-destructive');
+    await expect(row('b-offline').getByText('$5.19').getAttribute('class')).resolves.toBeNull();
+    await row('b-restart').getByTitle('No cost recorded for this product').waitFor();
+    await row('a-failed').getByTitle('No node, so no cost').waitFor();
     expect(await cells('b-unknown')).toEqual(expect.arrayContaining(['Unknown', 'Never']));
     expect(await cells('a-installing')).toEqual(expect.arrayContaining(['Installing', 'Never']));
     expect(await seriousViolations(page)).toEqual([]);
@@ -146,6 +158,20 @@ describe('admin fleet', () => {
     await expect(header('Service').getAttribute('aria-sort')).resolves.toBeNull();
     await header('Owner').getByRole('button').click();
     await expect.poll(async () => (await names(fleet)).map((n) => n[0])).toEqual(['a', 'a', 'a', 'a', 'b', 'b', 'b']);
+    // By margin: largest first, then the other way; those without one last either way.
+    const paying = ['a-installing', 'a-online', 'b-offline', 'b-unknown'];
+    const byMargin = async () => {
+      const n = await names(fleet);
+      return [n.slice(0, 4).sort(), n.slice(4, 5), n.slice(5).sort()];
+    };
+    await header('Margin / month').getByRole('button').click();
+    await expect(header('Margin / month').getAttribute('aria-sort')).resolves.toBe('descending');
+    await expect.poll(byMargin).toEqual([paying, ['a-stopped'], ['a-failed', 'b-restart']]);
+    await header('Margin / month').getByRole('button').click();
+    await expect(header('Margin / month').getAttribute('aria-sort')).resolves.toBe('ascending');
+    await expect.poll(async () => (await names(fleet))[0]).toBe('a-stopped');
+    await expect.poll(async () => (await names(fleet)).slice(1, 5).sort()).toEqual(paying);
+    await expect.poll(async () => (await names(fleet)).slice(5).sort()).toEqual(['a-failed', 'b-restart']);
 
     // Another user's node's logs: the key never shows, and the owner is told of the read.
     await row('a-online').getByRole('button', { name: 'Logs of a-online' }).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/shared/validation';
-import { createService, createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { createService, createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
 import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 import { expectText, expectToast, holdRequests, serverError, stir } from './helpers/page-tools';
@@ -213,6 +213,47 @@ describe('the user page', () => {
 
     await page.goto(`${app.url}/admin/users/${leaving.id}`);
     await page.getByRole('heading', { name: 'User not found' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("shows each service's margin a month: a loss in the destructive colour, and why a service has none", async () => {
+    const admin = await createTestUser(app.server, { admin: true });
+    const customer = await createTestUser(app.server);
+    // Written as their lives would leave them: a plan paid every month and one every quarter, a
+    // suspended one, a Master Node (no cost recorded: it runs on Swarm) and a failed install.
+    const service = (name: string, product: string, state: 'active' | 'suspended') =>
+      sql(
+        `insert into private.services (user_id, name, api_key_encrypted, product_id, state, renews_at, terminates_at)
+         values ($1, $2, private.encrypt_api_key($3), $4, $5::public.service_state, now() + interval '20 days',
+                 case when $5::public.service_state = 'suspended' then now() + interval '14 days' end)`,
+        [customer.id, name, product === MASTER_NODE ? LICENCE_KEY : GALA_KEY, product, state],
+      );
+    await service('monthly', TOWN_STAR, 'active');
+    await service('quarterly', TOWN_STAR_QUARTERLY, 'active');
+    await service('lapsed', TOWN_STAR, 'suspended');
+    await service('master', MASTER_NODE, 'active');
+    await failedService(customer, 'broken', 'No cx23 server is available');
+    const { page, errors } = await app.newPage(WIDE);
+    await signIn(page, app.url, admin.email, admin.password);
+    await page.goto(`${app.url}/admin/users/${customer.id}`);
+
+    const services = page.getByRole('region', { name: 'Services' });
+    await services.getByRole('columnheader', { name: 'Margin / month' }).waitFor();
+    const margin = (name: string) =>
+      services
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name, exact: true }) })
+        .getByRole('cell')
+        .nth(7);
+    await expect.poll(() => margin('monthly').innerText()).toBe('$5.19');
+    // $30 a quarter is $10 a month.
+    await expect(margin('quarterly').innerText()).resolves.toBe('$5.19');
+    // Hetzner bills a powered-off server in full.
+    await expect(margin('lapsed').innerText()).resolves.toBe('-$4.81');
+    await expect(margin('lapsed').getByText('-$4.81').getAttribute('class')).resolves.toContain('text-destructive');
+    await expect(margin('monthly').getByText('$5.19').getAttribute('class')).resolves.toBeNull();
+    await expect(margin('master').getByTitle('No cost recorded for this product').innerText()).resolves.toBe('—');
+    await expect(margin('broken').getByTitle('No node, so no cost').innerText()).resolves.toBe('—');
     expect(errors).toEqual([]);
   });
 

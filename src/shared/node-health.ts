@@ -11,7 +11,7 @@ export type NodeState = (typeof NODE_STATES)[number];
 export const FLEET_STATES = [...NODE_STATES, 'installing', 'failed', 'deleting'] as const;
 export type FleetState = (typeof FLEET_STATES)[number];
 /** What the fleet can be sorted by. */
-export const FLEET_SORTS = ['last_seen', 'restarts', 'name', 'owner', 'product', 'host', 'state', 'created'] as const;
+export const FLEET_SORTS = ['last_seen', 'restarts', 'name', 'owner', 'product', 'host', 'state', 'created', 'margin'] as const;
 export type FleetSort = (typeof FLEET_SORTS)[number];
 export const FLEET_PAGE_SIZE = 100;
 

@@ -1,14 +1,16 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { simulateCrash, simulateOutage } from '../../src/server/provisioning/drivers/simulated';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
+import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
 import { expectLedgerBalanced } from '../helpers/ledger';
+import { forceServiceState } from '../helpers/service-state';
 
-// The admin's fleet view (issue 16): every node, its state, owner, host, last seen and restarts.
+// The admin's fleet view (issue 16): every node, its state, owner, host, last seen and restarts,
+// and what it earns a month less what its server costs (issue 35, item 8; migration 0044).
 
 let s: TestServer;
 let deps: JobDeps;
@@ -94,4 +96,135 @@ it("lets an admin retry another user's failed installation", async () => {
   const { error } = await admin.client.rpc('retry_service_installation', { p_service_id: ids['f-failed'] });
   expect(error).toBeNull();
   expect(((await fleet(admin, { p_state: 'installing' })).data as Row[]).map((r) => r.name).sort()).toEqual(['f-failed', 'f-installing']);
+});
+
+describe("each node's margin a month (issue 35, item 8)", () => {
+  /** The seeded cost of a Town Star server (Hetzner's cx23, db/seed/0002_product_costs.sql). */
+  const CX23 = 4.81;
+  let payer: TestUser;
+  const margins = async (args: Record<string, unknown> = {}) =>
+    ((await fleet(admin, { p_sort: 'name', p_descending: false, ...args })).data as (Row & { monthly_margin: number | null })[]).map((r) => [
+      r.name,
+      r.monthly_margin,
+    ]);
+
+  beforeAll(async () => {
+    payer = await createTestUser(s, { credits: 100 });
+    const order = async (name: string, product: string) => {
+      const { data, error } = await payer.client.rpc('create_service_securely', {
+        p_name: name,
+        p_description: null,
+        p_api_key: product === MASTER_NODE ? LICENCE_KEY : GALA_KEY,
+        p_product_id: product,
+      });
+      if (error) throw error;
+      return (data as { id: string }).id;
+    };
+    const quarterly = await order('m-quarterly', TOWN_STAR_QUARTERLY);
+    await installNode(deps, quarterly);
+    await forceServiceState(s.deps.db, 'suspended', 'id = $1', await order('m-suspended', TOWN_STAR), `terminates_at = now() + interval '14 days'`);
+    await forceServiceState(s.deps.db, 'expired', 'id = $1', await order('m-expired', TOWN_STAR));
+    await order('m-master', MASTER_NODE);
+    await s.deps.db.query(`select private.fail_service_installation($1, 'No cx23 server is available')`, [await order('m-failed', TOWN_STAR)]);
+  });
+
+  it('is the price a month less the cost while the service pays, the cost alone while it does not, and none without a cost or a node', async () => {
+    expect((await s.deps.db.query(`select product_id, monthly_cost_usd from private.product_costs order by product_id`)).rows).toEqual([
+      { product_id: TOWN_STAR, monthly_cost_usd: '4.81' },
+      { product_id: TOWN_STAR_QUARTERLY, monthly_cost_usd: '4.81' },
+    ]);
+    expect(await margins()).toEqual([
+      // Town Star, $10 a month: active, restarting, offline, installing again, installing.
+      ['f-crashed', 5.19],
+      ['f-failed', 5.19],
+      ['f-installing', 5.19],
+      ['f-offline', 5.19],
+      ['f-online', 5.19],
+      // Not paying: Hetzner bills a powered-off server in full.
+      ['m-expired', -CX23],
+      // Failed: no node, so no server.
+      ['m-failed', null],
+      // The Master Node runs on Swarm: no cost is recorded for it.
+      ['m-master', null],
+      // $30 every three months: $10 a month.
+      ['m-quarterly', Math.round((30 / 3 - CX23) * 100) / 100],
+      ['m-suspended', -CX23],
+    ]);
+    // The user page says the same of each service.
+    const { data, error } = await admin.client.rpc('admin_user', { p_user_id: payer.id });
+    expect(error).toBeNull();
+    const services = (data as { services: { name: string; monthly_margin: number | null }[] }).services;
+    expect(Object.fromEntries(services.map((x) => [x.name, x.monthly_margin]))).toEqual({
+      'm-quarterly': 5.19,
+      'm-suspended': -4.81,
+      'm-expired': -4.81,
+      'm-master': null,
+      'm-failed': null,
+    });
+  });
+
+  it('follows the cost an operator records, in cents, and counts a renewal of days or years in months', async () => {
+    await s.deps.db.query(`update private.product_costs set monthly_cost_usd = 7.333, updated_at = now() where product_id = $1`, [TOWN_STAR_QUARTERLY]);
+    // Kept in cents: 7.33, so $10 a month less it.
+    expect((await margins()).filter(([n]) => n === 'm-quarterly' || n === 'f-online')).toEqual([
+      ['f-online', 5.19],
+      ['m-quarterly', 2.67],
+    ]);
+    await s.deps.db.query(`update private.product_costs set monthly_cost_usd = 4.81, updated_at = now() where product_id = $1`, [TOWN_STAR_QUARTERLY]);
+    const months = async (interval: string | null) =>
+      (await s.deps.db.query<{ m: string | null }>(`select private.months_in($1)::text as m`, [interval])).rows[0]!.m;
+    expect([await months('1 MONTH'), await months('3 MONTH'), await months('3 MONTHS'), await months('1 YEAR'), await months('2 YEARS')]).toEqual([
+      '1',
+      '3',
+      '3',
+      '12',
+      '24',
+    ]);
+    expect(Number(await months('15 DAYS'))).toBe(0.5);
+    expect(Number(await months('1 DAY')) * 30).toBeCloseTo(1, 10);
+    expect(await months(null)).toBeNull();
+  });
+
+  it('sorts by margin, largest first, with the services without one last either way', async () => {
+    const descending = await margins({ p_sort: 'margin', p_descending: true });
+    expect(descending.map(([, m]) => m)).toEqual([5.19, 5.19, 5.19, 5.19, 5.19, 5.19, -4.81, -4.81, null, null]);
+    const ascending = await margins({ p_sort: 'margin', p_descending: false });
+    expect(ascending.map(([, m]) => m)).toEqual([-4.81, -4.81, 5.19, 5.19, 5.19, 5.19, 5.19, 5.19, null, null]);
+    expect(
+      ascending
+        .slice(0, 2)
+        .map(([n]) => n)
+        .sort(),
+    ).toEqual(['m-expired', 'm-suspended']);
+  });
+
+  it('keeps the costs from everyone but the database: no table of the API, no schema the API exposes', async () => {
+    for (const [who, client] of [
+      ['anon', s.client()],
+      ['a customer', owner.client],
+      ['an admin', admin.client],
+    ] as const) {
+      const table = await client.from('product_costs' as 'products').select('*');
+      expect([who, table.status, table.error?.code]).toEqual([who, 404, 'PGRST205']);
+      const hidden = await client
+        .schema('private' as 'public')
+        .from('product_costs')
+        .select('*');
+      expect([who, hidden.status, hidden.error?.code]).toEqual([who, 406, 'PGRST106']);
+      expect((await client.rpc('months_in' as 'admin_fleet', { p_interval: '1 MONTH' })).error, who).not.toBeNull();
+    }
+    // Whatever a request runs as: no privilege on the table for the API's roles.
+    const { rows } = await s.deps.db.query(
+      `select r as role, has_table_privilege(r, 'private.product_costs', 'select') as reads, has_table_privilege(r, 'private.product_costs', 'update') as writes
+         from unnest(array['anon', 'authenticated', 'service_role']) r`,
+    );
+    expect(rows).toEqual([
+      { role: 'anon', reads: false, writes: false },
+      { role: 'authenticated', reads: false, writes: false },
+      { role: 'service_role', reads: false, writes: false },
+    ]);
+    // A product's public row says nothing of its cost.
+    const { data } = await s.client().from('products').select('*').eq('id', TOWN_STAR).single();
+    expect(Object.keys(data as object).filter((k) => /cost|margin/.test(k))).toEqual([]);
+  });
 });

@@ -100,8 +100,16 @@ describe('reading one user', () => {
       counts: { transactions: 3, purchases: 2, events: 3 },
     });
     expect(page.services).toEqual([
-      expect.objectContaining({ id: installing, name: 'fresh', product: 'Town Star', service_state: 'installing', node_state: null }),
-      expect.objectContaining({ id: failed, name: 'broken', service_state: 'failed', node_state: null, provisioning_error: 'No such image: x' }),
+      // Its margin a month: Town Star's $10 less its server's seeded $4.81; none for a service with no node.
+      expect.objectContaining({ id: installing, name: 'fresh', product: 'Town Star', service_state: 'installing', node_state: null, monthly_margin: 5.19 }),
+      expect.objectContaining({
+        id: failed,
+        name: 'broken',
+        service_state: 'failed',
+        node_state: null,
+        provisioning_error: 'No such image: x',
+        monthly_margin: null,
+      }),
     ]);
 
     const ledger = await rpc<{ type: string; amount: number; service_name: string | null; total_count: number }[]>(admin.client, 'admin_user_transactions', {

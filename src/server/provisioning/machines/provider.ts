@@ -8,7 +8,7 @@
 /** What a new server is made of: the product's settings, our labels and the boot script. */
 export type MachineSpec = {
   name: string;
-  /** The provider's server type (Hetzner: "cx22"). */
+  /** The provider's server type (Hetzner: "cx23"). */
   serverType: string;
   /** The provider's image name (Hetzner: "debian-12"). */
   image: string;

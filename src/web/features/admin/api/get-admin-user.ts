@@ -18,6 +18,8 @@ export type AdminUserService = {
   reason: string | null;
   provisioning_error: string | null;
   restarts_24h: number;
+  /** USD a month, as the fleet's (FleetRow.monthly_margin). */
+  monthly_margin: number | null;
 };
 
 /** One user as the admin's page shows them (admin_user). */

@@ -17,6 +17,8 @@ export type FleetRow = {
   reason: string | null;
   provisioning_error: string | null;
   restarts_24h: number;
+  /** USD a month: its price a month less its server's cost; null without a recorded cost or a node. */
+  monthly_margin: number | null;
   total_count: number;
 };
 

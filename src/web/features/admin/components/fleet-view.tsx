@@ -13,6 +13,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { useFleet, type FleetRow } from '../api/get-fleet';
 import { useFleetCounts } from '../api/get-fleet-counts';
+import { MonthlyMargin } from './monthly-margin';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { adminKeys } from '@/lib/query-keys';
 
@@ -25,6 +26,7 @@ const COLUMNS: { sort: FleetSort; label: string; descending: boolean }[] = [
   { sort: 'host', label: 'Host', descending: false },
   { sort: 'last_seen', label: 'Last seen', descending: true },
   { sort: 'restarts', label: 'Restarts (24 h)', descending: true },
+  { sort: 'margin', label: 'Margin / month', descending: true },
   { sort: 'created', label: 'Created', descending: true },
 ];
 
@@ -135,6 +137,9 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                         {r.last_seen_at ? seenAgo(f, r.last_seen_at) : 'Never'}
                       </td>
                       <td className="py-2 pr-4">{r.restarts_24h}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">
+                        <MonthlyMargin value={r.monthly_margin} serviceState={r.service_state} />
+                      </td>
                       <td className="py-2 pr-4">{f.date(r.created_at)}</td>
                       <td className="py-2">
                         <div className="flex justify-end gap-2">{actions(r, refresh)}</div>

@@ -5,6 +5,7 @@ import { NodeStateBadge, seenAgo } from '@/components/ui/node-state-badge';
 import { TableScroll } from '@/components/ui/table-scroll';
 import { useFormat } from '@/lib/format';
 import type { AdminUserService } from '../api/get-admin-user';
+import { MonthlyMargin } from './monthly-margin';
 
 /**
  * The user's live services: each one's own state, and its node's as the monitor last saw it (none
@@ -31,6 +32,7 @@ export function UserServices({ services, actions }: { services: AdminUserService
                 <th className="py-2 pr-4 font-medium">Last seen</th>
                 <th className="py-2 pr-4 font-medium">Created</th>
                 <th className="py-2 pr-4 font-medium">Paid until</th>
+                <th className="py-2 pr-4 font-medium">Margin / month</th>
                 <th className="py-2 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -56,6 +58,9 @@ export function UserServices({ services, actions }: { services: AdminUserService
                   <td className="py-2 pr-4">{s.last_seen_at ? seenAgo(f, s.last_seen_at) : 'Never'}</td>
                   <td className="whitespace-nowrap py-2 pr-4">{f.date(s.created_at)}</td>
                   <td className="whitespace-nowrap py-2 pr-4">{s.renews_at ? f.date(s.renews_at) : 'One-time'}</td>
+                  <td className="whitespace-nowrap py-2 pr-4">
+                    <MonthlyMargin value={s.monthly_margin} serviceState={s.service_state} />
+                  </td>
                   <td className="py-2">
                     <div className="flex justify-end gap-2">{actions(s)}</div>
                   </td>
