@@ -109,14 +109,14 @@ it('is ordered, runs, shows where, takes a new key, powers off and on, goes offl
   await expectToast(page, 'Service updated successfully.');
   await waitFor('the node to run with the new key', async () => read(container(id), `${GALA_STANDIN_DIR}/api-key`).trim() === newKey, 60_000);
 
-  // The admin's fleet names the provider, the location and the server's address.
+  // The admin's fleet names the provider, the location and the server's address, as last sampled.
+  const deps = await createJobDeps(app.server.deps);
+  await sweepNodes(deps);
   const admin = await createTestUser(app.server, { admin: true });
   const adminPage = (await app.newPage(DESKTOP)).page;
   await signIn(adminPage, app.url, admin.email, admin.password);
   await openSection(adminPage, 'Admin Dashboard');
   await adminPage.getByRole('tab', { name: 'Fleet' }).click();
-  const deps = await createJobDeps(app.server.deps);
-  await sweepNodes(deps);
   const row = adminPage.getByRole('region', { name: 'Fleet' }).getByRole('row').filter({ hasText: 'town-1' });
   await row.getByText(`hetzner fsn1 ${serverOf(id)!.ipv4}`).waitFor();
   await row.getByText('Online').waitFor();
