@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
+import { seriousViolations } from './helpers/axe';
 import { expectToast, stir } from './helpers/page-tools';
-import { DESKTOP, sharedApp, signIn, type TestApp } from './helpers/app';
+import { DESKTOP, sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -137,5 +139,97 @@ describe('Settings → Security: sessions and recovery codes', () => {
     await expectToast(page, 'Authentication Error', 'Invalid recovery code entered');
     expect(page.url()).toMatch(/\/login$/);
     expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+  }, 90_000);
+
+  /** Signs in with the password and a recovery code (the app's codes are the test's to spend elsewhere). */
+  async function signInWithCode(page: Page, user: TestUser, code: string) {
+    await page.goto(`${app.url}/login`);
+    await stir(page);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByLabel('Authentication code').waitFor();
+    // Not signed in until the second step: the header still offers Login (beside the menu on a phone).
+    if ((page.viewportSize()?.width ?? 0) >= 768) {
+      await page.getByRole('banner').getByRole('link', { name: 'Login' }).waitFor();
+      await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' }).count()).resolves.toBe(0);
+    }
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/dashboard$/);
+  }
+
+  const WIDE: Viewport = { width: 1366, height: 900 };
+  const PHONE: Viewport = { width: 390, height: 844 };
+
+  for (const [viewport, theme] of [
+    [WIDE, 'light'],
+    [PHONE, 'dark'],
+  ] as const) {
+    it(`removes two-factor sign-in only with a current code, after a confirmation (${viewport.width} px, ${theme})`, async () => {
+      const user = await createTestUser(app.server);
+      const codes = await withRecoveryCodes(user);
+      expect(
+        (
+          await user.client
+            .from('profiles')
+            .update({ darkmode_enabled: theme === 'dark' })
+            .eq('id', user.id)
+        ).error,
+      ).toBeNull();
+      const { page, errors } = await app.newPage(viewport);
+      await signInWithCode(page, user, codes[0]!);
+      await openSecurity(page);
+      const authenticators = page.getByRole('list', { name: 'Authenticators' });
+      await authenticators.getByRole('button', { name: 'Remove Authenticator app' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Remove two-factor authentication?' });
+      await dialog.getByText('You will sign in with your password alone, and your recovery codes will stop working.').waitFor();
+      const remove = dialog.getByRole('button', { name: 'Remove two-factor authentication' });
+      await expect(remove.isDisabled()).resolves.toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // A wrong code of either kind is refused, and nothing is removed.
+      const field = dialog.getByLabel('Code from your app, or a recovery code');
+      await field.fill('000000');
+      await remove.click();
+      await dialog.getByText('Invalid TOTP code entered').waitFor();
+      await field.fill('aaaa-bbbb-cccc-dddd');
+      await remove.click();
+      await dialog.getByText('Invalid recovery code entered').waitFor();
+      expect((await user.client.auth.mfa.listFactors()).data!.totp).toHaveLength(1);
+
+      // Cancelled, the dialog forgets what was typed.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await authenticators.getByRole('button', { name: 'Remove Authenticator app' }).click();
+      await expect(field.inputValue()).resolves.toBe('');
+
+      await field.fill(codes[1]!);
+      await remove.click();
+      await expectToast(page, 'Two-factor authentication removed');
+      await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
+      expect((await app.server.deps.db.query('select 1 from auth.mfa_factors where user_id = $1', [user.id])).rowCount).toBe(0);
+      expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
+    }, 90_000);
+  }
+
+  it('downloads the new recovery codes as text', async () => {
+    const user = await createTestUser(app.server);
+    const { page, errors } = await app.newPage(WIDE);
+    await signIn(page, app.url, user.email, user.password);
+    await openSecurity(page);
+    await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    await page.getByLabel('Verification code').fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    await page.getByRole('button', { name: 'Verify and enable' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBe(10);
+    const shown = await codes.allInnerTexts();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('nodeharbor-recovery-codes.txt');
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.trim().split('\n').slice(-10)).toEqual(shown);
+    expect(text).toContain('Each works once');
+    expect(errors).toEqual([]);
   }, 90_000);
 });

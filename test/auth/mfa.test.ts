@@ -248,6 +248,44 @@ describe('TOTP two-factor authentication through supabase-js', () => {
     expect((await next.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
   });
 
+  /** Ages the codes given in the user's sessions past the five minutes, as a session left open does. */
+  const ageCodes = (userId: string) =>
+    t.deps.db.query(
+      `update auth.sessions set amr = (select jsonb_agg(jsonb_set(e, '{timestamp}', to_jsonb((e ->> 'timestamp')::bigint - 301)))
+                                         from jsonb_array_elements(amr) e)
+        where user_id = $1`,
+      [userId],
+    );
+
+  it("removes a verified factor only with a code given in the last five minutes: the app's, or a recovery code", async () => {
+    const { sb, user, factor } = await withVerifiedFactor();
+    const recovery = await authFetch(t, '/factors/recovery-codes', { method: 'POST', body: {}, bearer: await accessToken(sb) });
+    const [code] = (recovery.body as { codes: string[] }).codes;
+    await ageCodes(user.id);
+    const stale = await sb.auth.mfa.unenroll({ factorId: factor.id });
+    expect([stale.error?.status, stale.error?.code, stale.error?.message]).toEqual([
+      403,
+      'reauthentication_needed',
+      'Enter a current code from your authenticator app, or a recovery code, to remove two-factor authentication',
+    ]);
+    expect((await sb.auth.mfa.listFactors()).data!.totp).toHaveLength(1);
+
+    // A recovery code makes the session fresh again, as a code of the app does.
+    const redeemed = await authFetch(t, '/factors/recovery', { body: { code }, bearer: await accessToken(sb) });
+    expect(redeemed.status).toBe(200);
+    const body = redeemed.body as { access_token: string; refresh_token: string };
+    expect((await sb.auth.setSession({ access_token: body.access_token, refresh_token: body.refresh_token })).error).toBeNull();
+    expect((await sb.auth.mfa.unenroll({ factorId: factor.id })).error).toBeNull();
+  });
+
+  it('removes a verified factor after a fresh code of the app', async () => {
+    const { sb, user, factor } = await withVerifiedFactor();
+    await ageCodes(user.id);
+    expect((await sb.auth.mfa.unenroll({ factorId: factor.id })).error?.code).toBe('reauthentication_needed');
+    expect((await sb.auth.mfa.challengeAndVerify({ factorId: factor.id, code: factor.codes.next() })).error).toBeNull();
+    expect((await sb.auth.mfa.unenroll({ factorId: factor.id })).error).toBeNull();
+  });
+
   it('lets an aal1 session remove an unverified factor', async () => {
     const { sb } = await signedIn();
     const factor = await enrol(sb);

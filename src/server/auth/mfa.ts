@@ -45,6 +45,21 @@ export async function sessionAal(db: Queryable, sessionId: string): Promise<stri
   return rows[0]?.aal;
 }
 
+/** How recent a code must be to remove a verified factor: a session left open is not enough to. */
+const FRESH_SECOND_FACTOR_SECONDS = 5 * 60;
+const FRESH_CODE_NEEDED = 'Enter a current code from your authenticator app, or a recovery code, to remove two-factor authentication';
+
+/** The session's second factor (an app's code or a recovery code) was given within FRESH_SECOND_FACTOR_SECONDS. */
+async function secondFactorIsFresh(db: Queryable, sessionId: string): Promise<boolean> {
+  const { rows } = await db.query<{ fresh: boolean }>(
+    `select exists (select 1 from auth.sessions s, jsonb_array_elements(s.amr) a
+                     where s.id = $1 and a ->> 'method' in ('totp', 'recovery')
+                       and (a ->> 'timestamp')::bigint >= extract(epoch from now()) - $2) as fresh`,
+    [sessionId, FRESH_SECOND_FACTOR_SECONDS],
+  );
+  return rows[0]?.fresh === true;
+}
+
 /** GoTrue's loadFactor: the user's own factor, else 404 (another user's factor is "not found" too). */
 export async function findOwnedFactor(db: Queryable, userId: string, rawId: string): Promise<FactorRow> {
   if (!isUuid(rawId)) throw new AuthError(404, 'validation_failed', 'factor_id must be an UUID');
@@ -226,6 +241,9 @@ export async function unenrollFactor(deps: AppDeps, who: Authenticated, factor: 
   const sessionId = sessionOf(who);
   if (factor.status === 'verified' && (await sessionAal(deps.db, sessionId)) !== 'aal2') {
     throw new AuthError(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor');
+  }
+  if (factor.status === 'verified' && !(await secondFactorIsFresh(deps.db, sessionId))) {
+    throw new AuthError(403, 'reauthentication_needed', FRESH_CODE_NEEDED);
   }
   await deps.db.transaction(async (tx) => {
     await tx.query(`delete from auth.mfa_factors where id = $1`, [factor.id]);

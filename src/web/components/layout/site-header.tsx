@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
+import { needsSecondFactor } from '@/lib/second-factor';
 import { ThemeToggle } from '@/features/theme/components/theme-toggle';
 import { NavDropdown } from './nav-dropdown';
 import { navGroups, plainLinks } from './nav-links';
@@ -16,7 +17,8 @@ export function SiteHeader() {
   const [openOn, setOpenOn] = useState<string | null>(null);
   const menuOpen = openOn === pathname;
   const auth = useAuth();
-  const signedIn = auth.status === 'signed-in';
+  // Between the password and the second factor the visitor is not signed in yet: Login, not Dashboard.
+  const signedIn = auth.status === 'signed-in' && !needsSecondFactor(auth.session);
 
   const accountButtons = signedIn ? (
     <Button asChild size="sm">

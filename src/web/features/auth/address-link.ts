@@ -1,5 +1,5 @@
 import { showAuthError } from '@/features/auth/auth-error';
-import { needsSecondFactor } from '@/features/auth/mfa';
+import { needsSecondFactor } from '@/lib/second-factor';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 

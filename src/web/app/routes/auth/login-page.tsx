@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { deferUntilInteraction, leftFirstPage } from '@/lib/deferred-hydration';
-import { needsSecondFactor } from '@/features/auth/mfa';
+import { needsSecondFactor } from '@/lib/second-factor';
 import { Seo } from '@/lib/seo';
 import { getSupabase } from '@/lib/supabase';
 

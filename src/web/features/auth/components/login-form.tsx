@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { InputField, keepFocusOnPress } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
-import { needsSecondFactor } from '@/features/auth/mfa';
+import { needsSecondFactor } from '@/lib/second-factor';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 import { useDeferredForm } from '@/lib/use-deferred-form';

@@ -5,7 +5,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { showAuthError } from '@/features/auth/auth-error';
-import { signInWithRecoveryCode } from '@/features/auth/recovery-code';
+import { signInWithRecoveryCode } from '@/lib/recovery-code';
 import { getSupabase } from '@/lib/supabase';
 import { toast } from '@/lib/toast';
 

@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
-import { needsSecondFactor } from '@/features/auth/mfa';
+import { needsSecondFactor } from '@/lib/second-factor';
 
 /** Spec §2: a spinner while the session loads; no user means /login, replacing history. */
 export function ProtectedRoute({ children }: { children: ReactNode }) {

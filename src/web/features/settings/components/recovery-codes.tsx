@@ -1,5 +1,5 @@
 import { RECOVERY_CODE_COUNT } from '@shared/constants';
-import { Copy, KeyRound } from 'lucide-react';
+import { Copy, Download, KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { errorText } from '@/lib/error-text';
 import { toast } from '@/lib/toast';
@@ -30,6 +30,15 @@ export function RecoveryCodes({ codes, onCodes }: { codes: string[] | null; onCo
     }
   };
 
+  /** The codes as a text file, to print or keep offline. */
+  const download = (list: string[]) => {
+    const text = `NodeHarbor recovery codes\nEach works once, in place of a code from your authenticator app.\n\n${list.join('\n')}\n`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: 'nodeharbor-recovery-codes.txt' });
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
   if (codes) {
     return (
       <section className="mt-4 space-y-3 rounded-md border border-border p-3" aria-labelledby="recovery-codes-heading">
@@ -48,6 +57,9 @@ export function RecoveryCodes({ codes, onCodes }: { codes: string[] | null; onCo
         <div className="flex gap-2">
           <Button variant="outline" size="sm" onClick={() => void copy(codes)}>
             <Copy className="size-4" aria-hidden="true" /> Copy
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => download(codes)}>
+            <Download className="size-4" aria-hidden="true" /> Download
           </Button>
           <Button size="sm" onClick={() => onCodes(null)}>
             I have saved my codes

@@ -1,5 +1,5 @@
 import { AUTHENTICATOR_NAME_MAX } from '@shared/constants';
-import { ShieldCheck, Trash2 } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -10,17 +10,16 @@ import { toast } from '@/lib/toast';
 import { useEnrollFactor, type Enrollment } from '../api/enroll-factor';
 import { useFactors } from '../api/list-factors';
 import { regenerateRecoveryCodes } from '../api/recovery-codes';
-import { useUnenrollFactor } from '../api/unenroll-factor';
 import { useVerifyFactor } from '../api/verify-factor';
 import { DEFAULT_FACTOR_NAME, factorLabel, factorNameToEnrol } from '../factor-name';
 import { RecoveryCodes } from './recovery-codes';
+import { RemoveFactorDialog } from './remove-factor-dialog';
 
-/** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove; and its recovery codes. */
+/** TOTP two-factor authentication: enrol with an authenticator app, verify a code, remove with a fresh code; and its recovery codes. */
 export function TwoFactorCard() {
   const factors = useFactors();
   const enroll = useEnrollFactor();
   const verify = useVerifyFactor();
-  const unenroll = useUnenrollFactor();
   const [pending, setPending] = useState<Enrollment | null>(null);
   const [name, setName] = useState(DEFAULT_FACTOR_NAME);
   const [code, setCode] = useState('');
@@ -52,15 +51,6 @@ export function TwoFactorCard() {
     }
   };
 
-  const remove = async (factorId: string) => {
-    try {
-      await unenroll.mutateAsync(factorId);
-      toast.success('Two-factor authentication removed');
-    } catch (e) {
-      toast.error('Could not remove the authenticator', errorText(e));
-    }
-  };
-
   return (
     <Card role="region" aria-labelledby="mfa-heading">
       <h2 id="mfa-heading" className="text-lg font-semibold">
@@ -75,15 +65,7 @@ export function TwoFactorCard() {
                 <span className="flex items-center gap-2">
                   <ShieldCheck className="size-4 text-green-700 dark:text-green-400" aria-hidden="true" /> {factorLabel(f.friendly_name)}
                 </span>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  disabled={unenroll.isPending}
-                  onClick={() => void remove(f.id)}
-                  aria-label={`Remove ${factorLabel(f.friendly_name)}`}
-                >
-                  <Trash2 className="size-4" aria-hidden="true" /> Remove
-                </Button>
+                <RemoveFactorDialog factor={f} />
               </li>
             ))}
           </ul>
