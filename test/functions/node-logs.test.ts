@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_LINES, REDACTED } from '../../src/shared/node-health';
+import { LOG_FOLLOW_MINUTES, LOG_FOLLOW_SECONDS, LOG_TAIL_MAX, nodeLogsMessages } from '../../src/shared/node-logs';
 import { messages } from '../../src/shared/validation';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
@@ -10,6 +11,7 @@ import { forceServiceState } from '../helpers/service-state';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../helpers/users';
 import { expectLedgerBalanced } from '../helpers/ledger';
+import { until } from '../helpers/wait';
 
 // node-logs (issue 16): a node's last lines for its owner or an admin, the key never among them.
 
@@ -96,6 +98,151 @@ describe('node-logs', () => {
   });
 });
 
+// Issue 36: the dialog follows (since), and downloads the last LOG_TAIL_MAX lines (tail).
+describe('node-logs: tail and since', () => {
+  let consoleId: string;
+  beforeAll(async () => {
+    const { data, error } = await owner.client.rpc('create_service_securely', {
+      p_name: 'console',
+      p_description: null,
+      p_api_key: KEY,
+      p_product_id: TOWN_STAR,
+    });
+    if (error) throw error;
+    consoleId = (data as { id: string }).id;
+    await installNode(deps, consoleId);
+  });
+  /** The node has run this long: a heartbeat every 30 s. */
+  const runningFor = (interval: string) =>
+    s.deps.db.query(`update nodeharbor.simulated_nodes set started_at = now() - $2::interval where service_id = $1`, [consoleId, interval]);
+  const read = async (user: TestUser, extra: Record<string, unknown>) => {
+    const r = await logs(user, { service_id: consoleId, ...extra });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as { lines: string[]; gap?: boolean };
+  };
+  const stamp = (line: string) => line.split(' ', 1)[0]!;
+
+  it(`answers the last \`tail\` lines, up to ${LOG_TAIL_MAX}: all of an 8-hour node's, its key redacted`, async () => {
+    await runningFor('8 hours');
+    const last = (await read(owner, {})).lines;
+    expect(last).toHaveLength(LOG_LINES);
+    expect((await read(owner, { tail: 5 })).lines).toEqual(last.slice(-5));
+    expect((await read(owner, { tail: 1 })).lines).toEqual(last.slice(-1));
+    // 960 heartbeats, after the banner and the config line: fewer than 1,000, so every line.
+    const all = (await read(owner, { tail: LOG_TAIL_MAX })).lines;
+    expect(all.length).toBeGreaterThan(LOG_LINES);
+    expect(all.length).toBeLessThanOrEqual(LOG_TAIL_MAX);
+    expect(all[0]).toMatch(/ NodeHarbor simulated node starting \(run 1\)$/);
+    expect(all[1]).toMatch(new RegExp(` config: key=${REDACTED}$`));
+    expect(all.at(-1)).toMatch(new RegExp(`heartbeat ${all.length - 2}:`));
+    const text = all.join('\n');
+    for (const form of [KEY, Buffer.from(KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(KEY)]) expect(text).not.toContain(form);
+  });
+
+  it('with since, answers only the lines written at or after it, in any offset, and says when the tail may not reach back to it', async () => {
+    await runningFor('3 hours');
+    const last = (await read(owner, {})).lines;
+    // At the third line from the end: it and the two after it (the page drops the one it has).
+    const since = stamp(last.at(-3)!);
+    expect(await read(owner, { since })).toEqual({ lines: last.slice(-3), gap: false });
+    // The same instant two hours east of UTC.
+    const east = new Date(new Date(since).getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    expect(await read(owner, { since: east })).toEqual({ lines: last.slice(-3), gap: false });
+    // Nothing yet after the newest line's next millisecond, nor in the future.
+    expect(await read(owner, { since: new Date(new Date(stamp(last.at(-1)!)).getTime() + 1).toISOString() })).toEqual({ lines: [], gap: false });
+    expect(await read(owner, { since: '2999-01-01T00:00:00Z' })).toEqual({ lines: [], gap: false });
+    // Since the first heartbeat, 10 lines do not reach back to it: the dialog says some are missing.
+    const first = (await read(owner, { tail: LOG_TAIL_MAX })).lines.find((l) => / heartbeat 1:/.test(l))!;
+    const r = await read(owner, { since: stamp(first), tail: 10 });
+    expect(r).toEqual({ lines: last.slice(-10), gap: true });
+    // Since before the node started: every line, and the tail reaches the banner.
+    expect((await read(owner, { since: '2000-01-01T00:00:00Z', tail: LOG_TAIL_MAX })).gap).toBe(false);
+  });
+
+  it('grows as the node prints: a follow from the last line gets the line printed after it', async () => {
+    // The next heartbeat is a second away.
+    await s.deps.db.query(`update nodeharbor.simulated_nodes set started_at = now() - interval '1 hour' - interval '29 seconds' where service_id = $1`, [
+      consoleId,
+    ]);
+    const before = (await read(owner, {})).lines;
+    expect(before.at(-1)).toMatch(/heartbeat 120:/);
+    const since = stamp(before.at(-1)!);
+    const r = await until(
+      'the next heartbeat',
+      async () => {
+        const answer = await read(owner, { since });
+        return answer.lines.length > 1 && answer;
+      },
+      10_000,
+      100,
+    );
+    // The line it has, which the page drops, and the new one.
+    expect(r).toEqual({ lines: [before.at(-1), expect.stringMatching(/ heartbeat 121: synced, 8 peers$/)], gap: false });
+  });
+
+  it('refuses a tail or since out of range with a clear message, and records nothing for it', async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      ...[0, -1, -1000, 1.5, LOG_TAIL_MAX + 1, 1e12, Number.MAX_SAFE_INTEGER + 2, '200', null, true, [200], { n: 1 }].map(
+        (tail) => [{ tail }, nodeLogsMessages.tail] as [Record<string, unknown>, string],
+      ),
+      ...[
+        'yesterday',
+        '',
+        '2026-02-30T00:00:00Z',
+        '2026-01-31 09:30:00Z',
+        '2026-01-31T09:30:00',
+        1_700_000_000,
+        null,
+        ['2026-01-31T09:30:00Z'],
+        `2026-01-31T09:30:00Z${'0'.repeat(100_000)}`,
+      ].map((since) => [{ since }, nodeLogsMessages.since] as [Record<string, unknown>, string]),
+    ];
+    const events = async () =>
+      (await s.deps.db.query(`select count(*)::int as n from public.service_events where service_id = $1 and event = 'logs_read'`, [consoleId])).rows[0] as {
+        n: number;
+      };
+    const had = await events();
+    for (const [extra, error] of bad) {
+      expect(await logs(admin, { service_id: consoleId, ...extra }), JSON.stringify(extra).slice(0, 80)).toEqual({ status: 400, body: { error } });
+    }
+    // An admin's refused read is no read: the owner's log has no new line.
+    expect(await events()).toEqual(had);
+  });
+
+  it('tells another user nothing of a service that is not theirs, whatever the tail or since', async () => {
+    for (const extra of [{ tail: LOG_TAIL_MAX }, { since: '2000-01-01T00:00:00Z' }, { tail: 1, since: '2000-01-01T00:00:00Z' }]) {
+      const theirs = await logs(stranger, { service_id: consoleId, ...extra });
+      expect(theirs).toEqual({ status: 404, body: { error: 'Service not found' } });
+      expect(await logs(stranger, { service_id: '00000000-0000-4000-8000-0000000000ff', ...extra })).toEqual(theirs);
+    }
+  });
+
+  it(`records an admin's reading once per ${LOG_FOLLOW_MINUTES} minutes, however often a follow reads`, async () => {
+    const { data } = await owner.client.rpc('create_service_securely', {
+      p_name: 'watched',
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
+    });
+    const id = (data as { id: string }).id;
+    await installNode(deps, id);
+    const reads = async () => (await owner.client.from('service_events').select('event, detail').eq('service_id', id).eq('event', 'logs_read')).data;
+    expect((await logs(admin, { service_id: id })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await logs(admin, { service_id: id, since: '2000-01-01T00:00:00Z' })).status).toBe(200);
+    expect((await logs(admin, { service_id: id, tail: LOG_TAIL_MAX })).status).toBe(200);
+    expect(await reads()).toEqual([{ event: 'logs_read', detail: { by: 'admin' } }]);
+    // The owner's own reads are not told to them.
+    expect((await logs(owner, { service_id: id })).status).toBe(200);
+    // Past the window, the next read is a new reading.
+    await s.deps.db.query(
+      `update public.service_events set created_at = created_at - make_interval(mins => $2 + 1) where service_id = $1 and event = 'logs_read'`,
+      [id, LOG_FOLLOW_MINUTES],
+    );
+    expect((await logs(admin, { service_id: id, since: '2000-01-01T00:00:00Z' })).status).toBe(200);
+    expect(await reads()).toHaveLength(2);
+  });
+});
+
 describe('node-logs, limited and with the engine away', () => {
   let limited: TestServer;
   beforeAll(async () => {
@@ -116,5 +263,36 @@ describe('node-logs, limited and with the engine away', () => {
     const r = await invokeFunction(user.client, 'node-logs', body);
     expect(r.status).toBe(429);
     expect(r.body.error).toMatch(/^Too many log requests\. Please try again in \d+ seconds\.$/);
+  });
+
+  /** A user of the limited server with a service: its reads all answer 502 until they are refused. */
+  async function limitedService() {
+    const user = await createTestUser(limited, { credits: 50 });
+    const { data } = await user.client.rpc('create_service_securely', { p_name: 'away', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
+    return { user, serviceId: (data as { id: string }).id };
+  }
+
+  it('lets a minute of following in two dialogs, with their first reads and a download, through', async () => {
+    const { user, serviceId } = await limitedService();
+    const reads = [
+      { service_id: serviceId },
+      { service_id: serviceId },
+      { service_id: serviceId, tail: LOG_TAIL_MAX },
+      ...Array.from({ length: 2 * (60 / LOG_FOLLOW_SECONDS) }, () => ({ service_id: serviceId, since: new Date().toISOString() })),
+    ];
+    for (const body of reads) expect((await invokeFunction(user.client, 'node-logs', body)).status).toBe(502);
+  });
+
+  it(`refuses a seventh download within a minute while shorter reads go on, and counts no refused body`, async () => {
+    const { user, serviceId } = await limitedService();
+    const download = { service_id: serviceId, tail: LOG_TAIL_MAX };
+    for (let i = 0; i < 6; i++) expect((await invokeFunction(user.client, 'node-logs', download)).status).toBe(502);
+    const r = await invokeFunction(user.client, 'node-logs', download);
+    expect(r.status).toBe(429);
+    expect(r.body.error).toMatch(/^Too many log downloads\. Please try again in \d+ seconds\.$/);
+    expect((await invokeFunction(user.client, 'node-logs', { service_id: serviceId, tail: LOG_LINES })).status).toBe(502);
+    // 8 reads counted so far; 40 refused bodies would pass the limit of 30 if they counted.
+    for (let i = 0; i < 40; i++) expect((await invokeFunction(user.client, 'node-logs', { service_id: serviceId, tail: -1 })).status).toBe(400);
+    expect((await invokeFunction(user.client, 'node-logs', { service_id: serviceId })).status).toBe(502);
   });
 });

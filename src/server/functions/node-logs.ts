@@ -1,31 +1,77 @@
 import type { Context } from 'hono';
 import { LOG_LINES } from '../../shared/node-health';
+import { LOG_FOLLOW_MINUTES, LOG_TAIL_MAX, logLineTime, nodeLogsMessages, parseSince } from '../../shared/node-logs';
 import { isUuid } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { recordEvent } from '../jobs/service-row';
 import { provisionerFor } from '../provisioning/create-provisioner';
 import { redactLogs } from '../provisioning/redact-logs';
 import { fail, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
-/** Each read asks the engine: a person reads a few times a minute; more is a script. */
+/**
+ * Each read asks the engine: a person reads a few times a minute, and a dialog that follows reads
+ * every LOG_FOLLOW_SECONDS (12 a minute), so two followed at once still fit; more is a script.
+ */
 const LIMIT = { max: 30, windowSeconds: 60 };
+/** A read of more than LOG_LINES lines (Download) is up to five times the engine's work: a few a minute. */
+const DOWNLOAD_LIMIT = { max: 6, windowSeconds: 60 };
+
+type Read = { serviceId: string; tail: number; since: number | undefined };
+
+/** The body's fields, or the message of the 400 for the first that is wrong. */
+function readBody(body: Record<string, unknown>): Read | string {
+  const { service_id: serviceId, tail = LOG_LINES, since } = body;
+  if (typeof serviceId !== 'string') return 'service_id is required';
+  if (!isUuid(serviceId)) return 'service_id must be a UUID';
+  if (typeof tail !== 'number' || !Number.isInteger(tail) || tail < 1 || tail > LOG_TAIL_MAX) return nodeLogsMessages.tail;
+  if (since === undefined) return { serviceId, tail, since: undefined };
+  const at = typeof since === 'string' ? parseSince(since) : undefined;
+  return at === undefined ? nodeLogsMessages.since : { serviceId, tail, since: at };
+}
 
 /**
- * node-logs, body { service_id }: the node's last LOG_LINES lines, { lines }, for its owner or an
- * admin. Another user's service is "not found", as one that does not exist. The key is redacted
- * in every form it may be printed in (provisioning/redact-logs.ts) before a line leaves the
- * server. An admin's read is recorded on the service's log, which its owner sees.
+ * The lines written at or after `since`; a line without a time of its own belongs to the line
+ * before it, and lines before the first time are older than any `since`. At or after, not after:
+ * two lines may share a time (the agent's are to the second), and the caller, which has the first,
+ * drops what it has. `gap` when the tail may not reach back to `since`: it starts later and is full.
+ */
+function linesSince(lines: string[], since: number, tail: number): { lines: string[]; gap: boolean } {
+  let at: number | undefined;
+  const times = lines.map((line) => (at = logLineTime(line) ?? at));
+  const first = times.findIndex((t) => t !== undefined && t >= since);
+  if (first < 0) return { lines: [], gap: false };
+  return { lines: lines.slice(first), gap: first === 0 && lines.length >= tail && times[0]! > since };
+}
+
+/**
+ * node-logs, body { service_id, tail?, since? }: the node's last `tail` lines (LOG_LINES unless
+ * asked, at most LOG_TAIL_MAX), { lines }, for its owner or an admin; with `since` (an RFC 3339
+ * time, the dialog's last line's when it follows), only those written at or after it, and `gap`
+ * when more were written in between than the tail holds. Another user's service is "not found",
+ * as one that does not exist. The key is redacted in every form it may be printed in
+ * (provisioning/redact-logs.ts) before a line leaves the server. An admin's reading is recorded
+ * on the service's log, which its owner sees, once per LOG_FOLLOW_MINUTES: one following the
+ * node is one reading, not one event every few seconds. A refused body counts against no limit.
  */
 export async function nodeLogs(deps: AppDeps, c: Context) {
   const caller = await signedInPastSecondFactor(deps, c);
   if (caller instanceof Response) return caller;
-  const read = await jsonBody(c);
-  if ('error' in read) return fail(c, 400, read.error);
-  const serviceId = read.body.service_id;
-  if (typeof serviceId !== 'string') return fail(c, 400, 'service_id is required');
-  if (!isUuid(serviceId)) return fail(c, 400, 'service_id must be a UUID');
-  const limited = await overLimit(deps, c, `node-logs:user:${caller.userId}`, LIMIT, (wait) => `Too many log requests. Please try again in ${wait} seconds.`);
+  const body = await jsonBody(c);
+  if ('error' in body) return fail(c, 400, body.error);
+  const read = readBody(body.body);
+  if (typeof read === 'string') return fail(c, 400, read);
+  const { serviceId, tail, since } = read;
+  const limited =
+    (await overLimit(deps, c, `node-logs:user:${caller.userId}`, LIMIT, (wait) => `Too many log requests. Please try again in ${wait} seconds.`)) ??
+    (tail > LOG_LINES
+      ? await overLimit(
+          deps,
+          c,
+          `node-logs:download:user:${caller.userId}`,
+          DOWNLOAD_LIMIT,
+          (wait) => `Too many log downloads. Please try again in ${wait} seconds.`,
+        )
+      : undefined);
   if (limited) return limited;
   const { rows } = await deps.db.query<{ owner: boolean; key: string | null }>(
     `select s.user_id = $2 as owner, private.decrypt_with_either_key(s.api_key_encrypted) as key
@@ -38,11 +84,21 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
   let lines: string[];
   try {
     const provisioner = await provisionerFor(deps);
-    lines = await provisioner.logs(serviceId, LOG_LINES);
+    // NOTE: a driver's own bound, not trusted blindly: it is asked for `tail` and cut to it.
+    lines = (await provisioner.logs(serviceId, tail)).slice(-tail);
   } catch (e) {
     deps.logger.warn('node logs could not be read', { service: serviceId, error: e instanceof Error ? e.message : String(e) });
     return fail(c, 502, "The node's logs could not be read. Please try again in a minute.");
   }
-  if (!svc.owner) await recordEvent(deps.db, serviceId, 'logs_read', { by: 'admin' });
-  return c.json({ lines: redactLogs(lines.slice(-LOG_LINES), svc.key) });
+  if (!svc.owner) {
+    await deps.db.query(
+      `select private.record_service_event($1, 'logs_read', '{"by":"admin"}'::jsonb)
+        where not exists (select 1 from public.service_events
+                           where service_id = $1 and event = 'logs_read' and created_at > now() - make_interval(mins => $2))`,
+      [serviceId, LOG_FOLLOW_MINUTES],
+    );
+  }
+  if (since === undefined) return c.json({ lines: redactLogs(lines, svc.key) });
+  const fresh = linesSince(lines, since, tail);
+  return c.json({ lines: redactLogs(fresh.lines, svc.key), gap: fresh.gap });
 }
