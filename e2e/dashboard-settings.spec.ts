@@ -185,6 +185,7 @@ describe('settings, account and session', () => {
     await page.getByRole('button', { name: 'Verify and enable' }).click();
     await expectToast(page, 'Two-factor authentication enabled');
     await page.getByRole('list', { name: 'Authenticators' }).getByRole('listitem').waitFor();
+    const [recoveryCode] = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
     await page.getByRole('button', { name: 'I have saved my codes' }).click();
 
     // Exact: the Sessions card has "Sign out" buttons of its own.
@@ -203,10 +204,13 @@ describe('settings, account and session', () => {
     await page.waitForURL(/\/dashboard$/);
     await expectToast(page, 'Welcome back!');
 
-    // And it can be removed.
+    // And it can be removed, with a current code: the app's two steps are spent, so a recovery code.
     await openSection(page, 'Settings');
     await page.getByRole('tab', { name: 'Security' }).click();
     await page.getByRole('button', { name: /^Remove / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove two-factor authentication?' });
+    await dialog.getByLabel('Code from your app, or a recovery code').fill(recoveryCode!);
+    await dialog.getByRole('button', { name: 'Remove two-factor authentication' }).click();
     await expectToast(page, 'Two-factor authentication removed');
     await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
     expect(errors).toEqual([]);
