@@ -117,7 +117,8 @@ describe('admin fleet', () => {
       '0',
       '$5.19',
       created,
-      'Logs',
+      // An active service's power actions (e2e/power-actions.spec.ts), then its Logs.
+      'Restart Stop Logs',
     ]);
     expect(await cells('b-restart')).toEqual(expect.arrayContaining(['Master Node', 'Restarting task: non-zero exit (137)', '1', '—']));
     expect(await cells('a-stopped')).toEqual(expect.arrayContaining(['Stopped', '-$4.81']));

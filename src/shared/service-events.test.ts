@@ -26,6 +26,7 @@ describe('serviceEventText', () => {
     ['expired', { reason: 'balance too low' }, 'Expired: the balance was too low to renew'],
     ['expired', { reason: 'no renewing plan' }, 'Expired: the plan no longer renews'],
     ['expired', { reason: 'suspended by support' }, 'Expired: suspended by support'],
+    ['expired', { reason: 'auto_renew_off' }, 'Expired: automatic renewal was off'],
     [
       'suspended',
       { reason: 'balance too low', terminates_at: '2026-12-24T10:00:00Z' },
@@ -51,6 +52,8 @@ describe('serviceEventText', () => {
     ['key_update_failed', { error: 'engine down' }, 'The new key could not be handed to the node'],
     ['renamed', { to: 'new-name' }, 'Renamed to new-name'],
     ['renamed', null, 'Renamed'],
+    ['auto_renew_off', null, 'Automatic renewal turned off'],
+    ['auto_renew_on', null, 'Automatic renewal turned on'],
     ['node_online', { from: 'offline' }, 'Node back online'],
     ['node_online', null, 'Node online'],
     ['node_offline', { reason: 'host down' }, 'Node offline: host down'],

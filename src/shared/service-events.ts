@@ -1,4 +1,6 @@
+import { autoRenewTexts } from './auto-renew';
 import { nodeEventText, type NodeEventDetail } from './node-health';
+import { powerEventText } from './power-actions';
 
 /** The dates and amounts of an event's text, as the reader's formatters write them. */
 export type EventFormatters = { date(iso: string): string; money(amount: number): string };
@@ -16,6 +18,8 @@ export type ServiceEventDetail = NodeEventDetail & {
   error?: string;
   /** renamed: the new name. */
   to?: string;
+  /** power_failed: the action that failed (restart, stop, start). */
+  action?: string;
 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -26,6 +30,7 @@ const REASONS: Record<string, string> = {
   'no renewing plan': 'the plan no longer renews',
   account_deleted: 'the account was closed',
   suspension_ended: 'the suspension ended without enough credit to renew',
+  auto_renew_off: 'automatic renewal was off',
 };
 const reason = (r: string | null | undefined) => (r ? `: ${REASONS[r] ?? r}` : '');
 
@@ -89,9 +94,13 @@ export function serviceEventText(event: string, detail: ServiceEventDetail | nul
       return 'The new key could not be handed to the node';
     case 'renamed':
       return d.to ? `Renamed to ${d.to}` : 'Renamed';
+    case 'auto_renew_on':
+      return autoRenewTexts.turnedOn;
+    case 'auto_renew_off':
+      return autoRenewTexts.turnedOff;
     default:
       // An event newer than this list is still told, by its name.
-      return nodeEventText(event, d) ?? humanize(event);
+      return nodeEventText(event, d) ?? powerEventText(event, d) ?? humanize(event);
   }
 }
 

@@ -78,3 +78,17 @@ it('answers a suspended service first: its missed renewal is due now', async () 
   const lapsed = await service(u, 'lapsed', TOWN_STAR_QUARTERLY, '2026-03-01T00:00:00Z', 'suspended');
   expect(await next(u)).toEqual([{ service_id: lapsed, service_name: 'lapsed', renews_at: '2026-03-01T00:00:00+00:00', amount: 30, suspended: true }]);
 });
+
+it('leaves out a service whose owner turned renewal off: it has no next payment (issue 36)', async () => {
+  const u = await createTestUser(s, { credits: 100 });
+  const first = await service(u, 'ends-first', TOWN_STAR, '2027-01-10T00:00:00Z');
+  const later = await service(u, 'renews-later', TOWN_STAR_QUARTERLY, '2027-02-01T00:00:00Z');
+  expect(await next(u)).toEqual([expect.objectContaining({ service_id: first, amount: 10 })]);
+  expect((await u.client.rpc('set_service_auto_renew', { p_service_id: first, p_auto_renew: false })).error).toBeNull();
+  expect(await next(u)).toEqual([{ service_id: later, service_name: 'renews-later', renews_at: '2027-02-01T00:00:00+00:00', amount: 30, suspended: false }]);
+  expect((await u.client.rpc('set_service_auto_renew', { p_service_id: later, p_auto_renew: false })).error).toBeNull();
+  expect(await next(u)).toEqual([]);
+  // Turned on again before its end: it is the next payment again.
+  expect((await u.client.rpc('set_service_auto_renew', { p_service_id: first, p_auto_renew: true })).error).toBeNull();
+  expect(await next(u)).toEqual([expect.objectContaining({ service_id: first, amount: 10 })]);
+});

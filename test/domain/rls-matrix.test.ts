@@ -28,6 +28,8 @@ const allowed: Record<string, Partial<Record<Op, Actor[]>>> = {
   credit_refunds: {},
   services: { select: ['userA'] },
   service_uptime: { select: ['userA'] },
+  // Whether the node was stopped on request (migration 0047): written only by service_power_action.
+  service_power: { select: ['userA'] },
   contact_messages: { select: ['admin'] },
   admin_users: { select: ['admin'] },
   dev_access_users: { select: ['userA'] },
@@ -81,6 +83,7 @@ beforeAll(async () => {
     credit_refunds: { id: refund[0]!.id },
     services: { id: (svc.data as { id: string }).id },
     service_uptime: { service_id: (svc.data as { id: string }).id },
+    service_power: { service_id: (svc.data as { id: string }).id },
     contact_messages: { id: message[0]!.id },
     admin_users: { user_id: admin.id },
     dev_access_users: { user_id: a.id },
@@ -105,6 +108,7 @@ beforeAll(async () => {
     services: () => ({ user_id: b.id, name: 'forged', product_id: TOWN_STAR }),
     // Its own columns only: a computed one is refused (0A000) before the grant is looked at.
     service_uptime: () => ({ service_id: (svc.data as { id: string }).id, day: '2026-01-01' }),
+    service_power: () => ({ service_id: (svc.data as { id: string }).id, stopped_at: new Date().toISOString() }),
     contact_messages: () => ({ name: 'Bob', email: 'bob@x.test', topic: 'support', message: 'Forged message text' }),
     admin_users: () => ({ user_id: b.id }),
     dev_access_users: () => ({ user_id: b.id }),
@@ -119,6 +123,7 @@ beforeAll(async () => {
     credit_refunds: { status: 'completed' },
     services: { state: 'active' },
     service_uptime: { day: '2026-01-02' },
+    service_power: { stopped_at: new Date().toISOString() },
     contact_messages: { message: 'Changed message text' },
     admin_users: { created_at: new Date().toISOString() },
     dev_access_users: { created_at: new Date().toISOString() },

@@ -5,6 +5,7 @@ import type { JobDeps } from '../../src/server/jobs/task';
 import { createProductRouter } from '../../src/server/provisioning/drivers/by-product';
 import { createMachineDriver } from '../../src/server/provisioning/drivers/machine';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
+import { powerNode } from '../../src/server/jobs/tasks/power-node';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { createHetznerProvider } from '../../src/server/provisioning/machines/hetzner';
 import type { Provisioner } from '../../src/server/provisioning/provisioner';
@@ -163,6 +164,42 @@ describe('a Town Star node on a machine of its own', () => {
     expect(serverOf(id)).toBeUndefined();
     // Gone already: done.
     await deps.provisioner.uninstall(id);
+  });
+
+  it("powers off and on for its owner's Stop and Start, and hands a Restart to the agent once, at its next heartbeat", async () => {
+    const id = await createService(owner, 'machine-p');
+    const installing = installNode(deps, id);
+    const { agent } = await boot(id);
+    await installing;
+    const act = async (action: 'restart' | 'stop' | 'start') => {
+      const { error } = await owner.client.rpc('service_power_action', { p_service_id: id, p_action: action });
+      expect(error).toBeNull();
+      // The job the RPC queued, as the worker runs it.
+      await powerNode.run({ serviceId: id, action }, deps);
+    };
+    await act('restart');
+    // Asked again before the agent reported: still one restart.
+    await deps.provisioner.restart(id);
+    // The machine stays up: a restart is the agent's, not the provider's.
+    expect(serverOf(id)!.status).toBe('running');
+    const powerActions = () =>
+      cloud.requests.filter((r) => r.path.startsWith(`/v1/servers/${serverOf(id)!.id}/actions/power`)).map((r) => r.path.split('/').pop());
+    expect(powerActions()).toEqual([]);
+    expect((await fn('node-heartbeat', { state: 'running' }, agent)).body).toEqual({ commands: ['restart'] });
+    expect((await fn('node-heartbeat', { state: 'running' }, agent)).body).toEqual({ commands: [] });
+
+    await act('stop');
+    expect(serverOf(id)!.status).toBe('off');
+    expect((await deps.provisioner.observe()).find((o) => o.serviceId === id)).toMatchObject({ state: 'stopped' });
+    // Nothing to restart on a server that is off, and nothing of a server that is not there.
+    await deps.provisioner.restart(id);
+    await deps.provisioner.restart(randomUUID());
+    const { rows } = await s.deps.db.query<{ commands: string[] }>('select commands from private.machines where service_id = $1', [id]);
+    expect(rows[0]!.commands).toEqual([]);
+
+    await act('start');
+    expect(serverOf(id)!.status).toBe('running');
+    expect(powerActions()).toEqual(['poweroff', 'poweron']);
   });
 
   it('is online while reports arrive and offline once two are missed', async () => {

@@ -181,6 +181,28 @@ export function describeProvisioner(name: string, setup: () => Promise<ContractS
       expect(await listed(missing)).toEqual([]);
     });
 
+    it('restarts a running node in a new run, keeps a stopped one stopped, and creates nothing for a node that is not there', async () => {
+      const [running, stopped, missing] = [newId(), newId(), newId()];
+      await c.driver.install(c.spec(running));
+      await c.driver.install(c.spec(stopped));
+      await c.driver.stop(stopped);
+      const before = (await observeUntil(c.driver, running, (o) => o?.state === 'online', opts.runTimeoutMs)).at(-1);
+      expect(before).toMatchObject({ state: 'online', taskId: expect.any(String) });
+      await c.driver.restart(running);
+      const seen = await observeUntil(c.driver, running, (o) => o?.state === 'online' && o.taskId !== before!.taskId, opts.restartTimeoutMs);
+      expect(seen.at(-1)).toMatchObject({ serviceId: running, state: 'online' });
+      expect(seen.at(-1)!.taskId).not.toBe(before!.taskId);
+      // Still one node, running.
+      expect(await listed(running)).toEqual([{ serviceId: running, status: 'running' }]);
+      await c.driver.restart(stopped);
+      expect(await c.driver.status(stopped)).toBe('stopped');
+      expect(await c.driver.health(stopped)).toEqual({ state: 'stopped' });
+      expect((await c.driver.observe()).filter((o) => o.serviceId === stopped)).toEqual([expect.objectContaining({ state: 'stopped' })]);
+      await c.driver.restart(missing);
+      expect(await c.driver.status(missing)).toBe('absent');
+      expect(await listed(missing)).toEqual([]);
+    });
+
     it("answers a running node's last lines, no more than asked for, and none for a node that is not there", async () => {
       const id = newId();
       await c.driver.install(c.spec(id));

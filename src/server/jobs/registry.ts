@@ -2,6 +2,7 @@ import type { Task } from './task';
 import { backupDatabase } from './tasks/backup-database';
 import { installService } from './tasks/install-service';
 import { monitorNodes } from './tasks/monitor-nodes';
+import { powerNode } from './tasks/power-node';
 import { pruneAuth } from './tasks/prune-auth';
 import { pruneJobs } from './tasks/prune-jobs';
 import { pruneNodeHistory } from './tasks/prune-node-history';
@@ -27,6 +28,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     stopService,
     startService,
     updateNodeKey,
+    powerNode,
     renewalSweep,
     renewService,
     resumeServices,

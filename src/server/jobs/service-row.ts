@@ -11,6 +11,8 @@ export type ServiceRow = {
   terminates_at: Date | null;
   state: ServiceState;
   state_changed_at: Date;
+  /** When its owner or an admin stopped its node (migration 0047); null: it runs while paid for. */
+  stopped_at: Date | null;
   email: string | null;
   price: string | null;
   balance: string;
@@ -18,7 +20,7 @@ export type ServiceRow = {
 
 export async function findService(q: Queryable, serviceId: string): Promise<ServiceRow | undefined> {
   const { rows } = await q.query<ServiceRow>(
-    `select s.id, s.name, s.product_id, s.renews_at, s.terminates_at, s.state::text as state, s.state_changed_at,
+    `select s.id, s.name, s.product_id, s.renews_at, s.terminates_at, s.state::text as state, s.state_changed_at, s.stopped_at,
             u.email, p.price, coalesce(c.balance, 0) as balance
        from private.services s
        join auth.users u on u.id = s.user_id

@@ -77,6 +77,12 @@ export interface Provisioner {
   stop(serviceId: string): Promise<void>;
   /** Runs a stopped node again (1 replica). */
   start(serviceId: string): Promise<void>;
+  /**
+   * Ends a running node's run and starts a new one (its owner's Restart). A stopped node stays
+   * stopped and a node that is not there is not created. Asked twice, it may restart twice: a
+   * restart is no state to reach, and a second one does no harm.
+   */
+  restart(serviceId: string): Promise<void>;
   status(serviceId: string): Promise<NodeStatus>;
   health(serviceId: string): Promise<NodeHealth>;
   /** Everything of ours in the engine, found by label; nothing else is ever listed or touched. */

@@ -14,11 +14,14 @@ export type Correction = { serviceId: string; event: 'node_recreated' | 'replica
 /** Corrections one sweep makes at most; the next sweep takes the rest. */
 const MAX_CORRECTIONS = 20;
 
-/** What the engine should have of a service in this state; undefined: a job of its own is on it. */
-function wanted(state: ServiceState | undefined): NodeStatus | undefined {
+/**
+ * What the engine should have of a service in this state; undefined: a job of its own is on it. An
+ * active service's node stopped on request (stopped_at) stays stopped until it is started.
+ */
+function wanted(state: ServiceState | undefined, stoppedAt: Date | null | undefined): NodeStatus | undefined {
   switch (state) {
     case 'active':
-      return 'running';
+      return stoppedAt ? 'stopped' : 'running';
     case 'expired':
     case 'suspended':
       return 'stopped';
@@ -41,21 +44,21 @@ function wanted(state: ServiceState | undefined): NodeStatus | undefined {
 export async function reconcileNodes(deps: ReconcileDeps, maxCorrections = MAX_CORRECTIONS): Promise<Correction[]> {
   const { db, provisioner, logger } = deps;
   const engine = new Map((await provisioner.list()).map((n) => [n.serviceId, n.status]));
-  const { rows } = await db.query<{ id: string; state: ServiceState }>(
-    `select id, state::text as state from private.services
+  const { rows } = await db.query<{ id: string; state: ServiceState; stopped_at: Date | null }>(
+    `select id, state::text as state, stopped_at from private.services
       where state in ('active', 'expired', 'suspended') or id = any($1::uuid[])`,
     [[...engine.keys()]],
   );
-  const states = new Map(rows.map((r) => [r.id, r.state]));
+  const states = new Map(rows.map((r) => [r.id, r]));
   const drifted = [...new Set([...states.keys(), ...engine.keys()])].filter((id) => {
-    const want = wanted(states.get(id));
+    const want = wanted(states.get(id)?.state, states.get(id)?.stopped_at);
     return want !== undefined && want !== (engine.get(id) ?? 'absent');
   });
   const corrections: Correction[] = [];
   for (const serviceId of drifted.slice(0, maxCorrections)) {
     const has = engine.get(serviceId) ?? 'absent';
     const svc = await findService(db, serviceId);
-    const want = wanted(svc?.state);
+    const want = wanted(svc?.state, svc?.stopped_at);
     if (want === undefined || want === has) continue;
     let correction: Correction;
     if (want === 'absent') {

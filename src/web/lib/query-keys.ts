@@ -28,7 +28,7 @@ export const servicesKeys = {
   /** The signed-in user's services; also the prefix of each one's own queries. */
   list: () => ['services'] as const,
   detail: (serviceId: string) => [...servicesKeys.list(), serviceId] as const,
-  of: (serviceId: string, what: 'restarts' | 'events' | 'uptime') => [...servicesKeys.detail(serviceId), what] as const,
+  of: (serviceId: string, what: 'restarts' | 'events' | 'uptime' | 'power') => [...servicesKeys.detail(serviceId), what] as const,
   unused: () => ['unused-services'] as const,
   unusedOf: (userId: string) => [...servicesKeys.unused(), userId] as const,
   nextPayment: (fingerprint: string) => ['next-payment', fingerprint] as const,

@@ -2,20 +2,22 @@ import { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import type { Mail, Mailer } from '../../mail/mailer';
 import { expiryMail } from '../../mail/templates/expiry';
+import { endedMail } from '../../mail/templates/no-renewal';
 import { renewalMail } from '../../mail/templates/renewal';
 import { suspensionMail } from '../../mail/templates/suspension';
 import { terminationMail } from '../../mail/templates/termination';
 import { findService } from '../service-row';
 import { defineTask } from '../task';
 
-/** What private.renew_service did (migration 0028). */
-type RenewalOutcome = 'renewed' | 'resumed' | 'suspended' | 'terminated' | 'expired' | 'not_due';
+/** What private.renew_service did (migrations 0028 and 0046: `ended` when its owner turned renewal off). */
+type RenewalOutcome = 'renewed' | 'resumed' | 'suspended' | 'terminated' | 'expired' | 'ended' | 'not_due';
 
 /**
  * One step of a service's renewal through private.renew_service, and its mail in the same
- * transaction: renewed (or resumed after a suspension), suspended, terminated, or expired. The
- * ledger key and the mail keys carry the period or the suspension's end, so a repeated step
- * charges and mails once. `tx` must be an open transaction.
+ * transaction: renewed (or resumed after a suspension), suspended, terminated, expired, or ended
+ * uncharged because its owner turned renewal off. The ledger key and the mail keys carry the
+ * period or the suspension's end, so a repeated step charges and mails once. `tx` must be an open
+ * transaction.
  */
 export async function renewAndMail(tx: Queryable, mailer: Mailer, serviceId: string, suspensionDays: number): Promise<RenewalOutcome> {
   const before = await findService(tx, serviceId);
@@ -38,6 +40,7 @@ export async function renewAndMail(tx: Queryable, mailer: Mailer, serviceId: str
     ],
     terminated: () => [terminationMail({ to, name: after.name }), `termination:${serviceId}:${period}`],
     expired: () => [expiryMail({ to, name: after.name, price, balance: after.balance }), `expiry:${serviceId}:${period}`],
+    ended: () => [endedMail({ to, name: after.name }), `expiry:${serviceId}:${period}`],
   };
   const [mail, key] = mails[result]();
   await mailer.queue(tx, mail, { key });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { lowBalanceMail } from '../../mail/templates/low-balance';
+import { noRenewalMail } from '../../mail/templates/no-renewal';
 import { terminationReminderMail } from '../../mail/templates/termination-reminder';
 import { enqueue } from '../queue';
 import { defineTask } from '../task';
 
-/** How long before a renewal the balance cannot cover its owner is warned. */
+/** How long before a renewal the balance cannot cover its owner is warned, and before the end of a service that will not renew. */
 const WARN_DAYS = 3;
 /** How long before a suspended service is terminated its owner is reminded. */
 const REMIND_DAYS = 3;
@@ -15,7 +16,8 @@ const BATCH = 1000;
  * The recurring sweep: one renew-service job per due service, keyed by service and period, and one
  * per suspension that has run out, keyed by its end, so a second sweep (or a second worker's) adds
  * none; one low-balance warning per service and period, WARN_DAYS before a renewal the balance does
- * not cover; and one reminder per suspension, REMIND_DAYS before it ends.
+ * not cover; one reminder per period, as long before, that a service whose owner turned renewal
+ * off will not renew; and one reminder per suspension, REMIND_DAYS before it ends.
  */
 export const renewalSweep = defineTask({
   name: 'renewal-sweep',
@@ -53,7 +55,7 @@ export const renewalSweep = defineTask({
          join public.products p on p.id = s.product_id
          join public.user_credits c on c.user_id = s.user_id
         where s.renews_at > now() and s.renews_at <= now() + make_interval(days => $1)
-          and s.state = 'active'
+          and s.state = 'active' and s.auto_renew
           and p.renew_interval is not null and p.price > c.balance and u.email is not null
         order by s.renews_at limit $2`,
       [WARN_DAYS, BATCH],
@@ -61,6 +63,23 @@ export const renewalSweep = defineTask({
     for (const s of short.rows) {
       const mail = lowBalanceMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at });
       await mailer.queue(db, mail, { key: `low-balance:${s.id}:${s.renews_at.toISOString()}` });
+    }
+    // Its owner turned renewal off: no warning of a charge, but word of the end and of the switch
+    // that prevents it (a plan that does not renew has no switch to name).
+    const closing = await db.query<{ id: string; name: string; renews_at: Date; email: string }>(
+      `select s.id, s.name, s.renews_at, u.email
+         from private.services s
+         join auth.users u on u.id = s.user_id
+         join public.products p on p.id = s.product_id
+        where s.renews_at > now() and s.renews_at <= now() + make_interval(days => $1)
+          and s.state = 'active' and not s.auto_renew
+          and p.renew_interval is not null and u.email is not null
+        order by s.renews_at limit $2`,
+      [WARN_DAYS, BATCH],
+    );
+    for (const s of closing.rows) {
+      const mail = noRenewalMail({ to: s.email, name: s.name, endsAt: s.renews_at });
+      await mailer.queue(db, mail, { key: `no-renewal:${s.id}:${s.renews_at.toISOString()}` });
     }
     const ends = await db.query<{ id: string; name: string; terminates_at: Date; email: string; price: string; balance: string }>(
       `select s.id, s.name, s.terminates_at, u.email, coalesce(p.price, 0) as price, c.balance

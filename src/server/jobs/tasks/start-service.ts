@@ -11,6 +11,12 @@ export const startService = defineTask({
   async run({ serviceId }, { db, provisioner, nodes }) {
     const svc = await findService(db, serviceId);
     if (svc?.state !== 'active') return;
+    // Stopped on request before it was suspended or expired: paying again keeps it stopped, as its
+    // owner left it (decided in migration 0047); Start runs it.
+    if (svc.stopped_at) {
+      await recordEvent(db, serviceId, 'power_kept_stopped');
+      return;
+    }
     const status = await provisioner.status(serviceId);
     if (status === 'running') return;
     if (status === 'stopped') await provisioner.start(serviceId);

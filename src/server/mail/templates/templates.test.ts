@@ -3,6 +3,7 @@ import type { Mail } from '../mailer';
 import { expiryMail } from './expiry';
 import { installFailedMail } from './install-failed';
 import { lowBalanceMail } from './low-balance';
+import { endedMail, noRenewalMail } from './no-renewal';
 import { newAddressLinkMail, passwordGuessingMail } from './new-address';
 import { passwordRecoveryMail } from './password-recovery';
 import { paymentReceivedMail } from './payment-received';
@@ -69,6 +70,24 @@ describe('mail templates', () => {
       [
         'Your service node-1 renews on December 24, 2026 for $10.00, but your balance is $0.00.',
         'Without more credit by then, the service will be suspended and its node stopped. You can add credit from Billing.',
+      ],
+    ],
+    [
+      'will not renew',
+      noRenewalMail({ to, name: 'node-1', endsAt: renewsAt }),
+      'Your service node-1 will not renew',
+      [
+        'Automatic renewal is off for your service node-1, so it will not renew: it ends with its paid period on December 24, 2026, its node is then stopped, and nothing more is charged.',
+        'To keep it running, turn on Renew automatically on its page in your dashboard before then. Once it has ended, you can still extend it to start it again.',
+      ],
+    ],
+    [
+      'ended, renewal off',
+      endedMail({ to, name: 'node-1' }),
+      'Your service node-1 has expired',
+      [
+        'Your service node-1 has reached the end of its paid period and, as automatic renewal was off, it was not renewed: nothing was charged. Its node has been stopped.',
+        'Extend the service from your dashboard to start it again.',
       ],
     ],
     [
@@ -141,6 +160,8 @@ describe('mail templates', () => {
       renewalMail({ to, name: 'node-1', amount: '10.00', renewsAt }),
       expiryMail({ to, name: 'node-1', price: '10.00', balance: '4.5' }),
       lowBalanceMail({ to, name: 'node-1', price: '10.00', balance: '0.00', renewsAt }),
+      noRenewalMail({ to, name: 'node-1', endsAt: renewsAt }),
+      endedMail({ to, name: 'node-1' }),
       suspensionMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationReminderMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationMail({ to, name: 'node-1' }),

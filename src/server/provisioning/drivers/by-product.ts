@@ -43,6 +43,7 @@ export function createProductRouter(db: Database, drivers: Drivers): Provisioner
     },
     stop: async (id) => (await driverOf(id))?.stop(id),
     start: async (id) => (await driverOf(id))?.start(id),
+    restart: async (id) => (await driverOf(id))?.restart(id),
     status: async (id) => (await (await driverOf(id))?.status(id)) ?? 'absent',
     health: async (id) => (await (await driverOf(id))?.health(id)) ?? { state: 'absent' },
     logs: async (id, tail) => (await (await driverOf(id))?.logs(id, tail)) ?? [],

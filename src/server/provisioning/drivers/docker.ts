@@ -266,6 +266,18 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
     stop: (serviceId) => scale(serviceId, 0),
     start: (serviceId) => scale(serviceId, 1),
 
+    /**
+     * A forced update (`docker service update --force`): Swarm replaces the running task with a new
+     * one of the same spec, stop-first, so never two runs at once. At 0 replicas nothing runs, and
+     * nothing is started.
+     */
+    restart: (serviceId) =>
+      updateService(serviceId, (svc) => {
+        const template = svc.Spec?.TaskTemplate;
+        if (!svc.Spec || !template || replicasStatus(svc) === 'stopped') return undefined;
+        return { ...svc.Spec, TaskTemplate: { ...template, ForceUpdate: (template.ForceUpdate ?? 0) + 1 } };
+      }),
+
     async health(serviceId): Promise<NodeHealth> {
       const [svc] = await servicesOf(serviceId);
       if (!svc) return { state: 'absent' };

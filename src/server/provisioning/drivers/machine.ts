@@ -158,8 +158,23 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
       await db.query('delete from private.machines where service_id = $1', [serviceId]);
     },
 
+    // NOTE: Stop and Start power the server off and on, as a suspension does, rather than asking the
+    // agent to stop gala-node: a powered-off server is stopped whatever its agent or Gala's software
+    // do, the provider says so in one list call (the monitor's and the reconciler's), a reboot cannot
+    // undo it, and Hetzner bills a server that is off all the same. A restart keeps the machine up:
+    // the agent restarts gala-node at its next heartbeat (nodes/agent, "restart"), which is faster
+    // than a reboot and keeps the node's machine id.
     stop: (serviceId) => power(serviceId, false),
     start: (serviceId) => power(serviceId, true),
+
+    async restart(serviceId) {
+      // Once per heartbeat: two restarts asked before the agent's next report are one.
+      await db.query(
+        `update private.machines set commands = array_append(commands, 'restart')
+          where service_id = $1 and server_id is not null and not powered_off and not ('restart' = any(commands))`,
+        [serviceId],
+      );
+    },
 
     async status(serviceId): Promise<NodeStatus> {
       const r = await row(serviceId);

@@ -87,6 +87,14 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
         [node.serviceId],
       );
     },
+    // A new run at once, as a restart on request is: no exit code of a crash, no restart delay.
+    async restart(serviceId) {
+      await db.query(
+        `update nodeharbor.simulated_nodes set task = task + 1, updated_at = now(), started_at = now(), restarting_until = null
+          where service_id = $1 and state = 'running'`,
+        [serviceId],
+      );
+    },
     async uninstall(serviceId) {
       if ((await status(serviceId)) === 'absent') return;
       await sleep(opts.deleteSeconds);

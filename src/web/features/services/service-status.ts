@@ -40,6 +40,12 @@ export function blockedReason(status: DisplayStatus, action: 'extend' | 'delete'
   return null;
 }
 
+/**
+ * Whether the owner can turn automatic renewal on or off now: while a period lies ahead (installing,
+ * failed, active). An expired or suspended service comes back through Extend or a top-up instead.
+ */
+export const canSetAutoRenew = (status: DisplayStatus): boolean => status === 'active' || status === 'installing' || status === 'failed';
+
 /** Said wherever an order is paid for: the create dialog, the status guide and the home page's FAQ. */
 export const PAID_FROM_FIRST_RUN = 'The paid period starts when your node first runs, so a failed installation costs nothing.';
 

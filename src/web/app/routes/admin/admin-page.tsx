@@ -9,6 +9,7 @@ import { MailOutbox } from '@/features/admin/components/mail-outbox';
 import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/lib/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
+import { PowerActions } from '@/features/services/components/power-actions';
 import { RetryInstallButton } from '@/features/services/components/retry-install-button';
 import { Seo } from '@/lib/seo';
 import { AppShell } from '../dashboard/app-shell';
@@ -42,12 +43,15 @@ export default function AdminPage() {
               {
                 value: 'fleet',
                 label: 'Fleet',
-                // The owner's Retry and the service page's Logs, the same components: features do not import each other, routes compose them.
+                // The owner's Retry and power actions and the service page's Logs, the same components: features do not import each other, routes compose them.
                 content: (
                   <FleetView
                     actions={(row, refresh) => (
                       <>
                         {row.state === 'failed' && <RetryInstallButton service={{ id: row.service_id, name: row.name }} onRetried={refresh} />}
+                        {row.service_state === 'active' && (
+                          <PowerActions service={{ id: row.service_id, name: row.name }} stopped={row.stopped_at !== null} blocked={null} onDone={refresh} />
+                        )}
                         <NodeLogsDialog serviceId={row.service_id} name={row.name} />
                       </>
                     )}

@@ -19,6 +19,8 @@ export type FleetRow = {
   restarts_24h: number;
   /** USD a month: its price a month less its server's cost; null without a recorded cost or a node. */
   monthly_margin: number | null;
+  /** When its node was stopped on request (Stop); null while it is meant to run. */
+  stopped_at: string | null;
   total_count: number;
 };
 

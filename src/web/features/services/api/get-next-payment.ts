@@ -5,7 +5,7 @@ import { servicesKeys } from '@/lib/query-keys';
 
 /**
  * The caller's next renewal that costs something (public.get_next_payment), or null when none
- * renews. A suspended service's missed renewal comes first: it is due now.
+ * renews; a service whose owner turned renewal off has none. A suspended service's missed renewal comes first: it is due now.
  */
 export type NextPayment = { service_id: string; service_name: string; renews_at: string; amount: number; suspended: boolean };
 
@@ -17,8 +17,9 @@ export async function getNextPayment(): Promise<NextPayment | null> {
   return row ? { ...row, amount: Number(row.amount) } : null;
 }
 
-/** What the answer depends on: a service created, extended, renewed, deleted or finished installing asks again. */
-const fingerprint = (services: Service[]) => services.map((s) => `${s.id}:${s.state ?? ''}:${s.renews_at ?? ''}:${s.product_id ?? ''}`).join(',');
+/** What the answer depends on: a service created, extended, renewed, deleted, finished installing or switched to renew or not asks again. */
+const fingerprint = (services: Service[]) =>
+  services.map((s) => `${s.id}:${s.state ?? ''}:${s.renews_at ?? ''}:${s.product_id ?? ''}:${s.auto_renew !== false}`).join(',');
 
 export const nextPaymentQueryOptions = (services: Service[]) =>
   queryOptions({ queryKey: servicesKeys.nextPayment(fingerprint(services)), queryFn: getNextPayment });

@@ -31,6 +31,8 @@ export type Service = {
   online_since?: string | null;
   /** The cloud location of the node's own machine (fsn1); null for a node without one. */
   location?: string | null;
+  /** Its owner's word: renew at the end of each paid period (true, the default), or end there. Absent from older answers: true. */
+  auto_renew?: boolean | null;
 };
 
 export type Product = {

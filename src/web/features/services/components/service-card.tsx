@@ -44,7 +44,7 @@ export function ServiceCard({
           </h2>
           <StatusBadge status={status} terminatesAt={service.terminates_at} queued={service.install_queued === true} />
           <NodeStatus service={service} />
-          <RenewalBadge renewsAt={service.renews_at} />
+          <RenewalBadge renewsAt={service.renews_at} autoRenew={service.auto_renew !== false} />
         </div>
         <p className="text-xs text-muted-foreground">
           {product?.name ?? 'Custom Service'} · Created {f.date(service.created_at)}

@@ -15,12 +15,14 @@ import { useServiceEvents } from '../api/get-service-events';
 import { useServiceUptime, utcDay, type UptimeDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
 import { serviceEventText } from '@shared/service-events';
-import { blockedReason, displayStatus, isServiceId } from '../service-status';
+import { blockedReason, canSetAutoRenew, displayStatus, isServiceId } from '../service-status';
+import { AutoRenewSwitch } from './auto-renew-switch';
 import { DeleteServiceDialog } from './delete-service-dialog';
 import { ChangeKeyDialog, RenameServiceDialog } from './edit-service-dialogs';
 import { ExtendServiceDialog } from './extend-service-dialog';
 import { MaskedKey } from './masked-key';
 import { NodeStatus } from './node-status';
+import { ServicePowerActions } from './power-actions';
 import { RetryInstallButton } from './retry-install-button';
 import { RenewalBadge, StatusBadge } from './status-badges';
 import { UptimeChart } from './uptime-chart';
@@ -126,13 +128,15 @@ function Details({ serviceId, userEmail, logs }: Props) {
             </h2>
             <StatusBadge status={status} terminatesAt={svc.terminates_at} queued={svc.install_queued === true} />
             <NodeStatus service={svc} />
-            <RenewalBadge renewsAt={svc.renews_at} />
+            <RenewalBadge renewsAt={svc.renews_at} autoRenew={svc.auto_renew !== false} />
           </div>
           <p className="text-xs text-muted-foreground">
             {product?.name ?? 'Custom Service'} · Created {f.date(svc.created_at)}
             {svc.renews_at && !Number.isNaN(Date.parse(svc.renews_at)) && <> · Paid until {f.date(svc.renews_at)}</>}
             {svc.location && <> · Runs in {locationName(svc.location)}</>}
           </p>
+          {/* Only a renewing plan's dated service has a renewal to turn off (set_service_auto_renew says the same). */}
+          {svc.renews_at && product?.renew_interval && canSetAutoRenew(status) && <AutoRenewSwitch service={svc} />}
           {svc.description && <p className="text-sm">{svc.description}</p>}
           {status === 'failed' && svc.provisioning_error && (
             <p className="break-words rounded-md border border-destructive/40 p-2 text-sm">
@@ -143,6 +147,7 @@ function Details({ serviceId, userEmail, logs }: Props) {
         </div>
         {/* Wraps: the service's actions are a growing row (Logs, Retry, Extend, Delete, and more to come). */}
         <div className="flex shrink-0 flex-wrap gap-2 md:max-w-xs md:justify-end">
+          <ServicePowerActions service={svc} status={status} />
           {logs(svc)}
           {!svc.is_deleting && <RenameServiceDialog service={svc} />}
           {!svc.is_deleting && <ChangeKeyDialog service={svc} />}

@@ -1,3 +1,4 @@
+import { autoRenewTexts } from '@shared/auto-renew';
 import { INSTALL_WAITING_FOR_SLOT } from '@shared/node-health';
 import { LoaderCircle } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
@@ -31,8 +32,11 @@ export function StatusBadge({ status, terminatesAt, queued = false }: { status: 
   return <Badge variant="success">Active</Badge>;
 }
 
-/** Spec §4 renewal badge: one-time, renews in …, expired … ago, or an invalid date. */
-export function RenewalBadge({ renewsAt }: { renewsAt: string | null }) {
+/**
+ * Spec §4 renewal badge: one-time, renews in …, expired … ago, or an invalid date. A service whose
+ * owner turned renewal off says when it ends instead ("Ends in 30 days").
+ */
+export function RenewalBadge({ renewsAt, autoRenew = true }: { renewsAt: string | null; autoRenew?: boolean }) {
   const f = useFormat();
   if (!renewsAt) return <Badge variant="outline">One-time service</Badge>;
   const when = new Date(renewsAt).getTime();
@@ -40,7 +44,7 @@ export function RenewalBadge({ renewsAt }: { renewsAt: string | null }) {
   const relative = f.relative(renewsAt);
   return f.isFuture(renewsAt) ? (
     <Badge variant="outline" title={f.dateTime(renewsAt)}>
-      Renews {relative}
+      {autoRenew ? `Renews ${relative}` : autoRenewTexts.ends(relative)}
     </Badge>
   ) : (
     <Badge variant="destructive" title={f.dateTime(renewsAt)}>
