@@ -98,7 +98,7 @@ describe('a failed installation', () => {
     await fail(id, 'No such image: x');
     const { data, error } = await u.client.rpc('retry_service_installation', { p_service_id: id });
     expect(error).toBeNull();
-    expect(data).toMatchObject({ id, state: 'installing', provisioning_error: null, is_installed: false });
+    expect(data).toMatchObject({ id, state: 'installing', provisioning_error: null, is_installed: false, api_key: GALA_KEY });
     expect(await events(id)).toEqual(['install_requested', 'install_failed', 'retry_requested']);
     expect(await installJobs(id)).toBe(2);
     const twice = await u.client.rpc('retry_service_installation', { p_service_id: id });
@@ -117,8 +117,11 @@ describe('a failed installation', () => {
     const anonymous = await s.client().rpc('retry_service_installation', { p_service_id: id });
     expect(anonymous.status).toBe(401);
     expect((await row(u, id)).state).toBe('failed');
-    const { error } = await admin.client.rpc('retry_service_installation', { p_service_id: id });
+    const { data, error } = await admin.client.rpc('retry_service_installation', { p_service_id: id });
     expect(error).toBeNull();
+    // The service as it is now, without its owner's key.
+    expect(data).toMatchObject({ id, state: 'installing' });
+    expect(data).not.toHaveProperty('api_key');
     expect((await row(u, id)).state).toBe('installing');
     const detail = await sql<{ detail: { by: string } }>(`select detail from public.service_events where service_id = $1 and event = 'retry_requested'`, [id]);
     expect(detail).toEqual([{ detail: { by: 'admin' } }]);
