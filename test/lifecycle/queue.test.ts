@@ -309,7 +309,7 @@ it('puts the jobs that wait on the engine in the node lane, and renewals, paymen
     Object.keys(lanes)
       .filter((name) => lanes[name] === 'nodes')
       .sort(),
-  ).toEqual(['install-service', 'start-service', 'stop-service', 'uninstall-service', 'update-node-key']);
+  ).toEqual(['install-service', 'power-node', 'start-service', 'stop-service', 'uninstall-service', 'update-node-key']);
   for (const name of ['renewal-sweep', 'renew-service', 'reconcile-purchases', 'send-email', 'send-recovery', 'monitor-nodes'])
     expect(lanes[name]).toBe('upkeep');
 });
