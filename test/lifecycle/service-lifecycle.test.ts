@@ -112,6 +112,8 @@ it('reinstalls a reused service without charging again', async () => {
   const { rows: after } = await s.deps.db.query<{ balance: string }>('select balance from public.user_credits where user_id = $1', [owner.id]);
   expect(after).toEqual(before);
   expect((await events(owner, serviceId)).slice(-2)).toEqual(['install_requested', 'installed']);
+  // The job is marked done after its task returns, a moment after the service is active.
+  await waitFor('the reinstall job to end', async () => (await jobsOf(s.deps.db, 'install-service')).every((j) => j.status === 'done'));
   expect((await jobsOf(s.deps.db, 'install-service')).map((j) => j.status)).toEqual(['done', 'done']);
 });
 
