@@ -1,5 +1,4 @@
 import type { Page, Route } from 'playwright-core';
-import { expect } from 'vitest';
 
 /** Waits until the text shows (a toast, a message), failing with the page's text when it does not. */
 export async function expectText(page: Page, text: string | RegExp, timeout = 10_000): Promise<void> {
@@ -17,11 +16,19 @@ export async function expectText(page: Page, text: string | RegExp, timeout = 10
 /** A toast with its title and description (sonner renders both in one list item). */
 export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
   // The toast with this title and description: an earlier one with the same title (a second failure
-  // of the same action) may still be on screen, and is not the one this step is waiting for.
+  // of the same action) may still be on screen, and is not the one this step is waiting for. Seen
+  // is enough: on a busy machine it may close before it could be read again.
   const titled = page.locator('[data-sonner-toast]').filter({ hasText: title });
   const toast = description === undefined ? titled : titled.filter({ hasText: description });
-  await toast.first().waitFor({ state: 'visible', timeout: 10_000 });
-  if (description !== undefined) await expect(toast.first().innerText()).resolves.toContain(description);
+  try {
+    await toast.first().waitFor({ state: 'visible', timeout: 10_000 });
+  } catch (e) {
+    const shown = await page
+      .locator('[data-sonner-toast]')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(`The toast "${title}" never showed. Toasts on screen: ${JSON.stringify(shown)}`, { cause: e });
+  }
 }
 
 /** Holds every request to `pattern` until the returned function is called: a slow network, to see a pending state. */
