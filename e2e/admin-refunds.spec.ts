@@ -29,12 +29,12 @@ describe('refunds in the admin area', () => {
     const amount = dialog.getByLabel('Amount (USD), at most $25.00');
     expect(await amount.inputValue()).toBe('25.00');
     await amount.fill('30');
-    await dialog.getByLabel('Reason (optional, for the audit log)').click();
+    await dialog.getByLabel('Reason (optional, for the audit log and the customer)').click();
     await dialog.getByText(refundTooMuchMessage(25)).waitFor();
     expect(await dialog.getByRole('button', { name: 'Refund' }).isDisabled()).toBe(true);
 
     await amount.fill('10');
-    await dialog.getByLabel('Reason (optional, for the audit log)').fill('Asked by the customer');
+    await dialog.getByLabel('Reason (optional, for the audit log and the customer)').fill('Asked by the customer');
     await dialog.getByRole('button', { name: 'Refund' }).click();
     await expectToast(page, 'Refund made', '$10.00 refunded. Credit note NH-CN-');
     await purchases.getByRole('cell', { name: '$10.00' }).waitFor();

@@ -15,3 +15,12 @@ export async function openSection(page: Page, name: 'Dashboard' | 'Services' | '
   await within.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: name === 'Admin Dashboard' ? 'Admin Dashboard' : name }).waitFor();
 }
+
+/**
+ * Chooses one of a service page's less-used actions (Extend, Rename, Change key, Delete), which sit
+ * in its More actions menu, as a person would: the menu's button, then the item by its name.
+ */
+export async function serviceAction(page: Page, service: string, item: string) {
+  await page.getByRole('button', { name: `More actions for ${service}`, exact: true }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: item, exact: true }).click();
+}

@@ -168,7 +168,7 @@ describe('the dashboard on a phone', () => {
     await page.goto(`${app.url}/dashboard/services/${kept}`);
     await page.getByRole('heading', { name: 'Event history' }).waitFor();
     await page
-      .getByRole('img', { name: /^\d{4}-\d{2}-\d{2}/ })
+      .getByRole('img', { name: /^Today, / })
       .first()
       .waitFor();
     await expectNoSidewaysScroll(page, 'the service page');

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
+import { installFailureText, type InstallFailureCause } from '../src/shared/install-failure';
 import { createService, createTestUser, GALA_KEY, LICENCE_KEY, TOWN_STAR } from '../test/helpers/users';
 import { until } from '../test/helpers/wait';
 import { openSection } from './dashboard-helpers';
@@ -30,12 +31,13 @@ async function workerFinishes(op: 'complete_service_installation' | 'complete_se
 
 /**
  * The worker's verdict on a node that cannot run: the same function the worker calls
- * (installing → failed, with the engine's reason and an install_failed event).
+ * (installing → failed, with the engine's reason for the admins, its cause for the owner, and an
+ * install_failed event).
  */
-async function workerFails(name: string, reason: string) {
+async function workerFails(name: string, reason: string, cause: InstallFailureCause = 'not_started') {
   const { rows } = await app.server.deps.db.query<{ changed: boolean | null }>(
-    'select private.fail_service_installation(id, $2) as changed from private.services where name = $1',
-    [name, reason],
+    'select private.fail_service_installation(id, $2, $3) as changed from private.services where name = $1',
+    [name, reason, cause],
   );
   if (!rows.length || !rows.every((r) => r.changed)) throw new Error(`${name} was not installing`);
 }
@@ -97,7 +99,9 @@ async function journey(viewport: Viewport) {
   // Every create message of spec §5 on the way to a valid form, each field's once it has been left.
   let dialog = await newServiceDialog(page);
   // Beside the prices: what a failed installation costs.
-  await dialog.getByText('The paid period starts when your node first runs, so a failed installation costs nothing.').waitFor();
+  await dialog
+    .getByText('The paid period starts when your node first runs, and a failed installation costs nothing: its charge comes back to your balance at once.')
+    .waitFor();
   const name = dialog.getByLabel('Service Name');
   await expectText(page, '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _');
   // Passing through the plans without choosing one.
@@ -313,7 +317,7 @@ describe('services journey', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows a failed installation with its reason, retries it through the real RPC, and deletes one', async () => {
+  it('shows a failed installation with its cause in the owner’s words, retries it through the real RPC, and deletes one', async () => {
     const user = await createTestUser(app.server, { credits: 20 });
     for (const name of ['broken-1', 'broken-2']) {
       const { error } = await user.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
@@ -334,7 +338,9 @@ describe('services journey', () => {
     for (const layout of ['Grid view', 'List view']) {
       await page.getByRole('button', { name: layout }).click();
       await card.getByText('Installation failed', { exact: true }).waitFor();
-      await expect(card.getByText(`Reason: ${reason}`).count()).resolves.toBe(1);
+      // The owner's words, never the engine's reason (issue 36, item 7).
+      await expect(card.getByText(installFailureText('not_started')).count()).resolves.toBe(1);
+      await expect(card.getByText(reason).count()).resolves.toBe(0);
       await card.getByRole('button', { name: 'Retry broken-1' }).waitFor();
       await expect(card.getByRole('button', { name: 'Delete broken-1' }).isEnabled()).resolves.toBe(true);
     }
@@ -355,21 +361,24 @@ describe('services journey', () => {
     await guide.getByText('Installation failed', { exact: true }).waitFor();
     await guide
       .getByText(
-        'Your node could not start; the reason is shown on the service. Retry the installation, or delete the service. The paid period starts when your node first runs, so a failed installation costs nothing.',
+        'Your node could not start; the reason is shown on the service. Retry the installation, or delete the service. The paid period starts when your node first runs, and a failed installation costs nothing: its charge comes back to your balance at once.',
       )
       .waitFor();
     await page.keyboard.press('Escape');
 
-    // Retry: pending, then installing again, and the list polls again until the node runs.
+    // Retry: its $10 came back when it failed, so it asks before charging it again; then pending,
+    // installing again, and the list polls again until the node runs.
     const retryRpc = '**/rest/v1/rpc/retry_service_installation';
     const release = await holdRequests(page, retryRpc);
     await card.getByRole('button', { name: 'Retry broken-1' }).click();
-    await card.getByText('Retrying...').waitFor();
+    const confirmRetry = page.getByRole('dialog', { name: 'Retry broken-1?' });
+    await confirmRetry.getByRole('button', { name: 'Retry for $10.00' }).click();
+    await confirmRetry.getByText('Retrying...').waitFor();
     release();
     await expectToast(page, 'Installation restarted', 'broken-1 is being set up again. This takes up to 10 minutes.');
     await page.unroute(retryRpc);
     await card.getByText('Installing').waitFor();
-    await expect(card.getByText(/^Reason:/).count()).resolves.toBe(0);
+    await expect(card.getByText(installFailureText('not_started')).count()).resolves.toBe(0);
     await expect(card.getByRole('button', { name: 'Retry broken-1' }).count()).resolves.toBe(0);
     expect(await stateOf('broken-1')).toBe('installing');
     const events = await app.server.deps.db.query<{ event: string }>(
@@ -382,22 +391,25 @@ describe('services journey', () => {
     // Retried meanwhile from elsewhere: the server's refusal is shown, and the list catches up.
     const other = page.getByRole('article', { name: 'broken-2' });
     const { data: broken2 } = await user.client.from('services').select('id').eq('name', 'broken-2').single();
-    expect((await user.client.rpc('retry_service_installation', { p_service_id: broken2!.id })).error).toBeNull();
+    expect((await user.client.rpc('retry_service_installation', { p_service_id: broken2!.id, p_charge: 10 })).error).toBeNull();
     await other.getByRole('button', { name: 'Retry broken-2' }).click();
+    await page.getByRole('dialog', { name: 'Retry broken-2?' }).getByRole('button', { name: 'Retry for $10.00' }).click();
     await expectToast(page, 'Only a service whose installation failed can be retried');
     await other.getByText('Installing').waitFor();
-    // It fails again while the page polls: shown without a reload.
-    await workerFails('broken-2', 'task: non-zero exit (1)');
-    await other.getByText('Reason: task: non-zero exit (1)').waitFor({ timeout: 15_000 });
+    // It fails again while the page polls, its key refused this time: shown without a reload, in words the owner can act on.
+    await workerFails('broken-2', 'Gala refused this API key: Error: invalid api key', 'key_refused');
+    await other.getByText(installFailureText('key_refused')).waitFor({ timeout: 15_000 });
+    await expect(other.getByText(/invalid api key/).count()).resolves.toBe(0);
 
     // A lost request: nothing from the server to show.
     const retryPath = (url: URL) => url.pathname === '/rest/v1/rpc/retry_service_installation';
     await context.route(retryPath, (r) => r.abort());
     await other.getByRole('button', { name: 'Retry broken-2' }).click();
+    await page.getByRole('dialog', { name: 'Retry broken-2?' }).getByRole('button', { name: 'Retry for $10.00' }).click();
     await expectToast(page, 'Failed to retry the installation');
     await context.unroute(retryPath);
 
-    // Delete from failed: to trash, and the paid slot waits in Billing to be reused.
+    // Delete from failed: to trash. Its $10 already came back when it failed, so no paid slot waits in Billing.
     await other.getByRole('button', { name: 'Delete broken-2' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete broken-2?' });
     await confirm.getByLabel('I understand this action cannot be undone').check();
@@ -407,7 +419,9 @@ describe('services journey', () => {
     await workerFinishes('complete_service_deletion', 'broken-2');
     await expect.poll(() => other.count(), { timeout: 15_000 }).toBe(0);
     await openSection(page, 'Billing');
-    await page.getByRole('region', { name: 'Unused Purchased Services' }).getByRole('cell', { name: 'broken-2' }).waitFor();
+    await page.getByRole('region', { name: 'Unused Purchased Services' }).getByText('No unused purchased services.').waitFor();
+    // $20, less two orders and two retries, plus the three failures given back.
+    await expect.poll(() => page.getByLabel('Current balance').innerText()).toBe('$10.00');
 
     // On purpose: the refused retry (409) and the aborted one.
     expect(errors.filter((e) => !e.includes('status of 409') && !e.includes('net::ERR_FAILED'))).toEqual([]);

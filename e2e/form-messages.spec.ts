@@ -4,7 +4,7 @@ import { createJobDeps } from '../src/server/jobs/app-worker';
 import { installNode } from '../src/server/provisioning/install-node';
 import { messages } from '../src/shared/validation';
 import { createTestUser, LICENCE_KEY, MASTER_NODE } from '../test/helpers/users';
-import { openSection } from './dashboard-helpers';
+import { openSection, serviceAction } from './dashboard-helpers';
 import { stir } from './helpers/page-tools';
 import { sharedApp, signIn, type TestApp, type Viewport } from './helpers/app';
 
@@ -158,7 +158,7 @@ describe.each([
     await signIn(page, app.url, user.email, user.password);
     await page.goto(`${app.url}/dashboard/services/${id}`);
 
-    await page.getByRole('button', { name: 'Change key' }).click();
+    await serviceAction(page, 'mn-forms', 'Change key');
     const dialog = page.getByRole('dialog', { name: 'Change key' });
     const field = dialog.getByLabel('Master Node License Key');
     await field.waitFor();
@@ -172,7 +172,7 @@ describe.each([
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
-    await page.getByRole('button', { name: 'Rename' }).click();
+    await serviceAction(page, 'mn-forms', 'Rename');
     const rename = page.getByRole('dialog', { name: 'Rename' });
     const newName = rename.getByLabel('Service Name');
     await newName.waitFor();

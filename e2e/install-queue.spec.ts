@@ -1,4 +1,4 @@
-import { beforeAll, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
 import { installNode } from '../src/server/provisioning/install-node';
@@ -32,6 +32,14 @@ it(`says "${INSTALL_WAITING_FOR_SLOT}" while a service's install is queued, and 
   await card.getByRole('link', { name: 'in-queue' }).click();
   const details = page.getByRole('region', { name: 'in-queue' });
   await details.getByText(INSTALL_WAITING_FOR_SLOT, { exact: true }).waitFor();
+  // Installing: Delete waits, in the page's More actions, disabled and saying why.
+  await details.getByRole('button', { name: 'More actions for in-queue' }).click();
+  const remove = page.getByRole('menu').getByRole('menuitem', { name: 'Delete in-queue' });
+  await expect(remove.getAttribute('aria-disabled')).resolves.toBe('true');
+  await expect(remove.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent)).resolves.toBe(
+    'Cannot delete, service is currently installing...',
+  );
+  await page.keyboard.press('Escape');
 
   // A slot frees: the install starts, and the engine takes its time to create the node.
   let letGo: () => void = () => undefined;

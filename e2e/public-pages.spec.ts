@@ -21,7 +21,7 @@ const homeQuestions = [
   'How do I pay?',
 ];
 const failedInstallAnswer =
-  'The paid period starts when your node first runs, so a failed installation costs nothing. The dashboard shows why it failed, and you can retry the installation or delete the service.';
+  'The paid period starts when your node first runs, and a failed installation costs nothing: its charge comes back to your balance at once. The dashboard shows why it failed, and you can retry the installation, which charges the price again once you confirm, or delete the service.';
 
 /** Every public route of spec §2: its heading, and texts and links the spec asks for. */
 const pages: { path: string; h1: string; texts?: string[]; links?: [name: string | RegExp, href: string][] }[] = [

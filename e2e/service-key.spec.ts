@@ -2,14 +2,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
 import { installNode } from '../src/server/provisioning/install-node';
+import { installFailureText } from '../src/shared/install-failure';
 import { messages } from '../src/shared/validation';
 import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
+import { serviceAction } from './dashboard-helpers';
 import { expectText, expectToast, holdRequests } from './helpers/page-tools';
 import { DESKTOP, sharedApp, signIn, type TestApp } from './helpers/app';
 
 // Change key and Rename on the service page (issue 17): the creation rules in the form, the
 // server's refusals shown, the toast, and the change in the page's Event history.
+
+const WIDE = { width: 1366, height: 850 } as const;
+const PHONE = { width: 390, height: 844 } as const;
 
 let app: TestApp;
 let deps: JobDeps;
@@ -35,7 +40,7 @@ describe('service page: Change key and Rename', () => {
     await signIn(page, app.url, user.email, user.password);
     await page.goto(`${app.url}/dashboard/services/${id}`);
 
-    await page.getByRole('button', { name: 'Change key' }).click();
+    await serviceAction(page, 'mn-key', 'Change key');
     const dialog = page.getByRole('dialog', { name: 'Change key' });
     await dialog.getByText('The node is restarted with the new key.').waitFor();
     await dialog.getByText(`Current key: ${'•'.repeat(8)}EFGH`).waitFor();
@@ -73,7 +78,7 @@ describe('service page: Change key and Rename', () => {
     // The key itself is on no page but the owner's own key field: not in the events.
     await expect(events.innerText()).resolves.not.toContain('WXYZ');
 
-    await page.getByRole('button', { name: 'Change key' }).click();
+    await serviceAction(page, 'mn-key', 'Change key');
     await page
       .getByRole('dialog', { name: 'Change key' })
       .getByText(`Current key: ${'•'.repeat(8)}WXYZ`)
@@ -103,7 +108,7 @@ describe('service page: Change key and Rename', () => {
         await route.continue();
       },
     );
-    await page.getByRole('button', { name: 'Change key' }).click();
+    await serviceAction(page, 'ts-key', 'Change key');
     const dialog = page.getByRole('dialog', { name: 'Change key' });
     await dialog.getByText("Loading the plan's key rules...").waitFor();
     release();
@@ -142,7 +147,7 @@ describe('service page: Change key and Rename', () => {
     await page.goto(`${app.url}/dashboard/services/${id}`);
     await page.getByRole('heading', { name: 'old-name' }).waitFor();
 
-    await page.getByRole('button', { name: 'Rename' }).click();
+    await serviceAction(page, 'old-name', 'Rename');
     const dialog = page.getByRole('dialog', { name: 'Rename' });
     await dialog.getByText('Give old-name a new name.').waitFor();
     await dialog.getByText(messages.serviceNameHint).waitFor();
@@ -176,5 +181,66 @@ describe('service page: Change key and Rename', () => {
     await page.getByRole('heading', { name: 'new-name' }).waitFor();
     await page.getByRole('region', { name: 'Event history' }).getByText('Renamed to new-name').waitFor();
     await expectText(page, 'new-name');
+  });
+});
+
+describe('customers read their own words (issue 36, item 7)', () => {
+  it.each([
+    ['1366 px', WIDE],
+    ['390 px', PHONE],
+  ] as const)("at %s: a failed installation told in the owner's words, and the service's own key refused by Change key", async (_, viewport) => {
+    const user = await createTestUser(app.server, { credits: 10 });
+    const { data, error } = await user.client.rpc('create_service_securely', {
+      p_name: 'words',
+      p_description: null,
+      p_api_key: GALA_KEY,
+      p_product_id: TOWN_STAR,
+    });
+    if (error) throw error;
+    const id = (data as { id: string }).id;
+    // The worker's verdict, through the function it calls: Gala refused the key.
+    await app.server.deps.db.query('select private.fail_service_installation($1, $2, $3)', [
+      id,
+      'Gala refused this API key: Error: invalid api key',
+      'key_refused',
+    ]);
+    const words = installFailureText('key_refused');
+    const { page, errors } = await app.newPage(viewport);
+    await signIn(page, app.url, user.email, user.password);
+
+    await page.goto(`${app.url}/dashboard/services`);
+    await page.getByRole('article', { name: 'words' }).getByText(words).waitFor();
+    expect(await page.getByText(/invalid api key/).count()).toBe(0);
+    await page.goto(`${app.url}/dashboard/services/${id}`);
+    await page.getByRole('region', { name: 'words' }).getByText(words).waitFor();
+    await page.getByRole('region', { name: 'Event history' }).getByText(`Installation failed; $10.00 refunded to your balance. ${words}`).waitFor();
+    expect(await page.getByText(/invalid api key/).count()).toBe(0);
+
+    // The key it has: the form says so, and sends nothing.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/rest/v1/rpc/manage_service_operation') sent.push(r.method());
+    });
+    await serviceAction(page, 'words', 'Change key');
+    const dialog = page.getByRole('dialog', { name: 'Change key' });
+    const field = dialog.getByLabel('API Key');
+    const save = dialog.getByRole('button', { name: 'Save key' });
+    await field.fill(GALA_KEY);
+    await field.blur();
+    await dialog.getByText(messages.sameKey, { exact: true }).waitFor();
+    await expect(save.isDisabled()).resolves.toBe(true);
+    // Changed from elsewhere meanwhile to the key typed next: the server says the same, and nothing changes.
+    const other = `${'F'.repeat(43)}=`;
+    expect((await user.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: other } })).error).toBeNull();
+    const keyEvents = async () =>
+      (await app.server.deps.db.query(`select 1 from public.service_events where service_id = $1 and event = 'key_changed'`, [id])).rows.length;
+    expect(await keyEvents()).toBe(1);
+    await field.fill(other);
+    await save.click();
+    await dialog.getByRole('alert').getByText(messages.sameKey).waitFor();
+    await expectToast(page, messages.sameKey);
+    expect(sent).toEqual(['POST']);
+    expect(await keyEvents()).toBe(1);
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
   });
 });

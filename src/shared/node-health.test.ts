@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, nodeEventText } from './node-health';
+import { durationText, nodeEventText, thresholdDayText, thresholdProgressText, thresholdText, thresholdVerdict } from './node-health';
 
 describe('nodeEventText', () => {
   it('says each node event in words', () => {
@@ -30,5 +30,22 @@ describe('durationText', () => {
     expect(durationText(59)).toBe('0m');
     expect(durationText(22_320)).toBe('6h 12m');
     expect(durationText(86_400)).toBe('24h 0m');
+  });
+});
+
+describe('a daily threshold in words', () => {
+  it('states the threshold in whole hours when it is, else in hours and minutes', () => {
+    expect(thresholdText(8 * 3600)).toBe('8h');
+    expect(thresholdText(7 * 3600 + 30 * 60)).toBe('7h 30m');
+    expect(thresholdText(0)).toBe('0m');
+  });
+
+  it("gives today's progress without a verdict, and a day that is over with one", () => {
+    expect(thresholdProgressText(3 * 3600 + 10 * 60, 8 * 3600)).toBe('3h 10m of 8h today');
+    expect(thresholdProgressText(9 * 3600, 8 * 3600)).toBe('9h 0m of 8h today');
+    expect(thresholdDayText(9 * 3600, 8 * 3600, true)).toBe('9h 0m of 8h, met');
+    expect(thresholdDayText(3600, 8 * 3600, false)).toBe('1h 0m of 8h, missed');
+    expect(thresholdVerdict(true)).toBe('met');
+    expect(thresholdVerdict(false)).toBe('missed');
   });
 });

@@ -80,3 +80,21 @@ export function durationText(seconds: number): string {
   const h = Math.floor(m / 60);
   return h > 0 ? `${h}h ${m % 60}m` : `${m}m`;
 }
+
+/** A daily threshold as its product states it: "8h" for whole hours, else as durationText ("7h 30m"). */
+export function thresholdText(seconds: number): string {
+  return seconds > 0 && seconds % 3600 === 0 ? `${seconds / 3600}h` : durationText(seconds);
+}
+
+/**
+ * A daily threshold's verdict, given only for a UTC day that is over (issue 36, item 7): today
+ * is progress, since a node can still reach the threshold, or fall short of it, before midnight.
+ */
+export const thresholdVerdict = (met: boolean): 'met' | 'missed' => (met ? 'met' : 'missed');
+
+/** Today's progress toward a daily threshold: "3h 10m of 8h today". */
+export const thresholdProgressText = (secondsOnline: number, threshold: number) => `${durationText(secondsOnline)} of ${thresholdText(threshold)} today`;
+
+/** A UTC day that is over, against its threshold: "9h 0m of 8h, met". */
+export const thresholdDayText = (secondsOnline: number, threshold: number, met: boolean) =>
+  `${durationText(secondsOnline)} of ${thresholdText(threshold)}, ${thresholdVerdict(met)}`;

@@ -1,4 +1,5 @@
 import { autoRenewTexts } from './auto-renew';
+import { installFailureText } from './install-failure';
 import { nodeEventText, type NodeEventDetail } from './node-health';
 import { powerEventText } from './power-actions';
 
@@ -9,12 +10,17 @@ export type EventFormatters = { date(iso: string): string; money(amount: number)
 export type ServiceEventDetail = NodeEventDetail & {
   reused?: boolean;
   charged?: number;
+  /** install_failed: what came back to the balance for the installation (migration 0050). */
+  refunded?: number;
+  /** install_failed: why, in its owner's words (src/shared/install-failure.ts, migration 0051). */
+  cause?: string;
   renews_at?: string;
   /** suspended: when the suspension ends unpaid. */
   terminates_at?: string;
   months?: number;
   by?: string;
   replicas?: number;
+  /** An engine's or a job's error: in an admin's copy only (migration 0051). */
   error?: string;
   /** renamed: the new name. */
   to?: string;
@@ -37,7 +43,8 @@ const reason = (r: string | null | undefined) => (r ? `: ${REASONS[r] ?? r}` : '
 /**
  * Every event the server writes to service_events, as the service's owner reads it: the lifecycle
  * steps of the SQL functions, the worker's steps and corrections, and the monitor's node events.
- * The admin's page of a user tells them in the same words.
+ * The admin's page of a user tells them in the same words, with the operator's notes the owner's
+ * copy leaves out (an engine's reason: admin_user_events, migration 0051).
  */
 export function serviceEventText(event: string, detail: ServiceEventDetail | null | undefined, f: EventFormatters): string {
   const d = detail ?? {};
@@ -46,10 +53,13 @@ export function serviceEventText(event: string, detail: ServiceEventDetail | nul
       return d.reused ? 'Installation started (a purchased service reused)' : 'Installation started';
     case 'installed':
       return 'Node installed';
-    case 'install_failed':
-      return `Installation failed${reason(d.reason)}`;
+    case 'install_failed': {
+      const refunded = typeof d.refunded === 'number' && d.refunded > 0 ? `; ${f.money(d.refunded)} refunded to your balance` : '';
+      // Only an admin's copy has the engine's reason (the event's notes, migration 0051); its owner reads the cause.
+      return d.reason ? `Installation failed: ${d.reason}${refunded}` : `Installation failed${refunded}. ${installFailureText(d.cause)}`;
+    }
     case 'retry_requested':
-      return d.by === 'admin' ? 'Retry requested by an administrator' : 'Retry requested';
+      return `${d.by === 'admin' ? 'Retry requested by an administrator' : 'Retry requested'}${typeof d.charged === 'number' && d.charged > 0 ? `, ${f.money(d.charged)} charged` : ''}`;
     case 'renewed': {
       // Renewals recorded before migration 0021 carry no months.
       const period = typeof d.months === 'number' ? ` for ${plural(d.months, 'month', 'months')}` : '';

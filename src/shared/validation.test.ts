@@ -182,6 +182,7 @@ describe('extension choices of spec §9', () => {
     expect(extendCost(10, '1 MONTH', 3)).toBe(30);
     expect(extendCost(30, '3 MONTH', 6)).toBe(60);
     expect(messages.insufficientCreditsDetail(20, 5)).toBe('You need $20.00 but only have $5.00');
+    expect(messages.insufficientCreditsDetail(10, -8)).toBe('You need $10.00 but only have -$8.00');
   });
 });
 

@@ -72,10 +72,13 @@ export const messages = {
   apiKeyRequired: (field = API_KEY) => `${field} is required`,
   planRequired: 'Please select a service plan',
   apiKeyInvalid: (field = API_KEY) => `Please provide a valid ${field}`,
+  /** Change key with the key the service already has: manage_service_operation refuses it in these words. */
+  sameKey: "That is already this service's key",
   insufficientFunds: 'Insufficient funds and no reusable services available. Please purchase more credits.',
   extendProductRequired: 'Please select a product to extend with',
   insufficientCredits: 'Insufficient Credits',
-  insufficientCreditsDetail: (need: number, have: number) => `You need $${need.toFixed(2)} but only have $${have.toFixed(2)}`,
+  /** A balance a refund took below zero reads "-$8.00", as the dashboard writes it (private.money, migration 0050). */
+  insufficientCreditsDetail: (need: number, have: number) => `You need $${need.toFixed(2)} but only have ${have < 0 ? '-' : ''}$${Math.abs(have).toFixed(2)}`,
   topUpMin: `Minimum purchase is $${TOP_UP_MIN}`,
   topUpMax: `Maximum purchase is $${TOP_UP_MAX.toLocaleString('en-US')}`,
   topUpAmount: 'The amount must be a number of dollars with at most 2 decimals',
@@ -288,6 +291,10 @@ export const serviceNameSchema = (takenNames: readonly string[]) => fieldOf((nam
 
 /** A service's key under the rules of its plan's `properties`. */
 export const apiKeySchema = (properties: ProductProperties | null) => fieldOf((key) => apiKeyMessage(key, properties));
+
+/** Change key's field: a key under its plan's rules, and not the one the service has (`currentKey`). */
+export const newKeySchema = (properties: ProductProperties | null, currentKey: string) =>
+  fieldOf((key) => apiKeyMessage(key, properties) ?? (key === currentKey ? messages.sameKey : null));
 
 /**
  * The New Service form's fields, under the chosen plan's key rules. Funding is not a field's: the

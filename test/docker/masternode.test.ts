@@ -117,7 +117,10 @@ it("runs the vendor's node with the key in its environment alone, and a changed 
 it("fails an installation whose key Playa3ull's node refuses, with the node's own reason, and leaves nothing in Swarm", async () => {
   const id = await create('refused', UNKNOWN_KEY);
   await until('the installation to fail', id, 'failed');
-  const { data } = await owner.client.from('services').select('provisioning_error').eq('id', id).single();
-  expect(data).toEqual({ provisioning_error: 'The node stopped: Error: license rejected: license not found' });
+  // The node's own reason is the admins'; its owner reads the cause (migration 0051).
+  const { data } = await owner.client.from('services').select('failure_cause').eq('id', id).single();
+  expect(data).toEqual({ failure_cause: 'not_started' });
+  const { rows } = await s.deps.db.query('select provisioning_error from private.services where id = $1', [id]);
+  expect(rows).toEqual([{ provisioning_error: 'The node stopped: Error: license rejected: license not found' }]);
   expect(docker('service', 'ls', '-q', '--filter', `label=nodeharbor.service_id=${id}`)).toBe('');
 });

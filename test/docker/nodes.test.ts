@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { reconcileNodes } from '../../src/server/provisioning/reconciler';
+import { installFailureText } from '../../src/shared/install-failure';
 import { NODE_EVENTS } from '../../src/shared/node-health';
 import { startLifecycleServer, waitFor } from '../lifecycle/helpers';
 import { forceServiceState } from '../helpers/service-state';
@@ -114,25 +115,29 @@ it('fails an installation whose image is missing, with the reason, a mail and no
   await sql(`update public.products set node_image = 'nodeharbor-test/missing:1' where base_product_code = 'MASTERNODE'`);
   const id = await create('missing-img', MASTER_NODE, LICENCE_KEY);
   await until('the installation to fail', id, 'failed');
-  const { data } = await owner.client.from('services').select('state, provisioning_error, is_installed').eq('id', id).single();
-  expect(data).toMatchObject({
-    state: 'failed',
-    is_installed: false,
-    provisioning_error:
-      'The node image nodeharbor-test/missing:1 could not be pulled: the operator must push it or set registry credentials (No such image: nodeharbor-test/missing:1)',
-  });
+  // Its owner reads the cause; the reason, for the operator, is the admins' (migration 0051).
+  const { data } = await owner.client.from('services').select('state, failure_cause, is_installed').eq('id', id).single();
+  expect(data).toMatchObject({ state: 'failed', is_installed: false, failure_cause: 'not_started' });
+  expect(await sql('select provisioning_error from private.services where id = $1', [id])).toEqual([
+    {
+      provisioning_error:
+        'The node image nodeharbor-test/missing:1 could not be pulled: the operator must push it or set registry credentials (No such image: nodeharbor-test/missing:1)',
+    },
+  ]);
   expect(await events(id)).toEqual(['install_requested', 'install_failed']);
   const mail = await sql<{ subject: string; text_body: string }>('select subject, text_body from nodeharbor.outbox where to_address = $1 and subject like $2', [
     owner.email,
     'The installation of missing-img failed',
   ]);
   expect(mail).toHaveLength(1);
-  expect(mail[0]!.text_body).toContain('No such image');
+  expect(mail[0]!.text_body).toContain(installFailureText('not_started'));
+  expect(mail[0]!.text_body).not.toContain('No such image');
   expect(ourServices(id)).toBe('');
   expect(ourSecrets(id)).toBe('');
 
   await sql(`update public.products set node_image = $1 where base_product_code = 'MASTERNODE'`, [NODE_IMAGE]);
-  const { error } = await owner.client.rpc('retry_service_installation', { p_service_id: id });
+  // Its $3 came back when it failed: the retry buys the period again, at the price confirmed.
+  const { error } = await owner.client.rpc('retry_service_installation', { p_service_id: id, p_charge: 3 });
   expect(error).toBeNull();
   await until('the retried service to be active', id, 'active');
   expect(runningTasks(id)).toHaveLength(1);

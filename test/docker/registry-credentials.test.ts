@@ -93,8 +93,9 @@ it("fails a node whose image the registry refuses, in the operator's words, and 
 
   const refused = await create('no-login');
   await until('the installation to fail', refused, 'failed');
-  const { data } = await owner.client.from('services').select('provisioning_error').eq('id', refused).single();
-  expect(data!.provisioning_error).toMatch(
+  // The reason is the operator's to act on: the admins read it (migration 0051).
+  const { rows } = await s.deps.db.query<{ provisioning_error: string }>('select provisioning_error from private.services where id = $1', [refused]);
+  expect(rows[0]!.provisioning_error).toMatch(
     new RegExp(`^The node image ${image!.replace(/[.]/g, '\\.')} could not be pulled: the operator must push it or set registry credentials \\(.+\\)$`),
   );
 

@@ -4,6 +4,7 @@ import type { JobDeps } from '../../src/server/jobs/task';
 import { simulateCrash, simulateOutage } from '../../src/server/provisioning/drivers/simulated';
 import { installNode } from '../../src/server/provisioning/install-node';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
+import { failedInstallMessages } from '../../src/shared/failed-install';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, TOWN_STAR_QUARTERLY, type TestUser } from '../helpers/users';
 import { expectLedgerBalanced } from '../helpers/ledger';
@@ -92,8 +93,15 @@ it('refuses anyone but an admin, and arguments outside its lists', async () => {
   expect((await s.deps.db.query('select count(*)::int as n from private.services')).rows[0]).toEqual({ n: 5 });
 });
 
-it("lets an admin retry another user's failed installation", async () => {
-  const { error } = await admin.client.rpc('retry_service_installation', { p_service_id: ids['f-failed'] });
+it("leaves a failed installation whose charge went back to its owner to the owner's Retry, which the fleet then shows", async () => {
+  // An admin's retry would buy the period again with the customer's credit, unasked (migration 0050).
+  const refused = await admin.client.rpc('retry_service_installation', { p_service_id: ids['f-failed'] });
+  expect(refused.error).toMatchObject({ code: '42501', message: failedInstallMessages.adminRetryRefunded });
+  // The fleet says so, and shows no Retry for it.
+  expect(((await fleet(admin, { p_state: 'failed' })).data as (Row & { install_refunded: boolean })[]).map((r) => [r.name, r.install_refunded])).toEqual([
+    ['f-failed', true],
+  ]);
+  const { error } = await owner.client.rpc('retry_service_installation', { p_service_id: ids['f-failed'], p_charge: 10 });
   expect(error).toBeNull();
   expect(((await fleet(admin, { p_state: 'installing' })).data as Row[]).map((r) => r.name).sort()).toEqual(['f-failed', 'f-installing']);
 });

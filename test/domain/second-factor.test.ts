@@ -82,7 +82,8 @@ describe('a verified factor guards everything past the password', () => {
       ['get_unused_purchased_services', { p_user_id: user.id }],
       ['get_next_payment', {}],
       ['extend_service_expiration', { p_service_id: serviceId, p_product_id: TOWN_STAR, p_months: 1 }],
-      ['retry_service_installation', { p_service_id: serviceId }],
+      ['retry_service_installation', { p_service_id: serviceId, p_charge: 10 }],
+      ['get_negative_balance', {}],
       ['update_user_credits', { p_user_id: user.id, p_amount: -1, p_transaction_type: 'service_charge', p_description: 'x', p_service_id: serviceId }],
     ] as const) {
       expect((await aal1.rpc(fn, args)).error, fn).toMatchObject(refused);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyError, createServiceError, messages, parseProperties, serviceNameError } from '../../src/shared/validation';
+import { apiKeyError, createServiceError, messages, newKeySchema, parseProperties, serviceNameError } from '../../src/shared/validation';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../helpers/users';
 import { expectLedgerBalanced } from '../helpers/ledger';
@@ -124,5 +124,36 @@ describe('validation agrees between the forms and the database', () => {
     });
     const { error } = await u.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: apiKey, p_product_id: productId });
     expect({ form, database: error?.message ?? null }).toEqual({ form: expected, database: expected });
+  });
+
+  it("Change key with the service's own key: the form and manage_service_operation say so in the same words, and nothing changes", async () => {
+    const { data: svc } = await u.client.from('services').select('id, api_key, product_id').eq('name', 'Taken').single();
+    const { id, api_key: current, product_id: productId } = svc as { id: string; api_key: string; product_id: string };
+    const { data: product } = await u.client.from('products').select('properties').eq('id', productId).single();
+    const properties = parseProperties((product as { properties: string | null }).properties);
+    const form = (key: string) => newKeySchema(properties, current).safeParse(key).error?.issues[0]?.message ?? null;
+    const state = async () =>
+      (
+        await s.deps.db.query<{ updated_at: Date; api_key_encrypted: string; events: number; jobs: number }>(
+          `select s.updated_at, s.api_key_encrypted,
+                  (select count(*)::int from public.service_events e where e.service_id = s.id) as events,
+                  (select count(*)::int from nodeharbor.jobs j where j.payload ->> 'serviceId' = s.id::text) as jobs
+             from private.services s where s.id = $1`,
+          [id],
+        )
+      ).rows[0];
+    // An active service: a changed key would be handed to its node by a job.
+    await s.deps.db.query(`update private.services set state = 'active' where id = $1`, [id]);
+    const before = await state();
+    const { error } = await u.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: current } });
+    expect({ form: form(current), database: error?.message ?? null }).toEqual({ form: messages.sameKey, database: messages.sameKey });
+    expect(await state()).toEqual(before);
+
+    // Another valid key is no problem to either, and the database records and hands it over.
+    const other = current.replace(/.$/, current.endsWith('A') ? 'B' : 'A');
+    const changed = await u.client.rpc('manage_service_operation', { p_service_id: id, p_operation: 'update', p_updates: { api_key: other } });
+    expect({ form: form(other), database: changed.error?.message ?? null }).toEqual({ form: null, database: null });
+    const after = await state();
+    expect(after).toMatchObject({ events: before!.events + 1, jobs: before!.jobs + 1 });
   });
 });

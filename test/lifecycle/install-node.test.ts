@@ -2,13 +2,15 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import type { JobDeps } from '../../src/server/jobs/task';
 import { installNode } from '../../src/server/provisioning/install-node';
+import { installFailureText } from '../../src/shared/install-failure';
 import { REDACTED } from '../../src/shared/node-health';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { createService, createTestUser, GALA_KEY, TOWN_STAR } from '../helpers/users';
 import { jobsOf } from './helpers';
 import { expectLedgerBalanced } from '../helpers/ledger';
 
-// A node that no engine could run fails its installation at once, with a reason its owner can act on.
+// A node that no engine could run fails its installation at once: its owner reads the cause in
+// their words, the admins the engine's reason.
 
 let s: TestServer;
 let deps: JobDeps;
@@ -33,10 +35,19 @@ it('fails a service without a plan, and one whose plan has no image, naming why'
   } finally {
     await s.deps.db.query(`update public.products set node_driver = 'machine' where id = $1`, [TOWN_STAR]);
   }
-  const { data } = await u.client.from('services').select('name, state, provisioning_error').order('name');
-  expect(data).toEqual([
-    { name: 'no-image', state: 'failed', provisioning_error: 'No node image is configured for TOWNSTAR.' },
-    { name: 'no-plan', state: 'failed', provisioning_error: 'This service has no plan, so there is no node to run.' },
+  // The owner reads the cause, in their words by installFailureText; the reason is the admins' (migration 0051).
+  const { data } = await u.client.from('services').select('*').order('name');
+  expect(data!.map(({ name, state, failure_cause }) => ({ name, state, failure_cause }))).toEqual([
+    { name: 'no-image', state: 'failed', failure_cause: 'not_started' },
+    { name: 'no-plan', state: 'failed', failure_cause: 'not_started' },
+  ]);
+  expect(data!.some((row) => 'provisioning_error' in row)).toBe(false);
+  const { rows: reasons } = await s.deps.db.query('select name, provisioning_error from private.services where id = any($1::uuid[]) order by name', [
+    [planless, imageless],
+  ]);
+  expect(reasons).toEqual([
+    { name: 'no-image', provisioning_error: 'No node image is configured for TOWNSTAR.' },
+    { name: 'no-plan', provisioning_error: 'This service has no plan, so there is no node to run.' },
   ]);
   const nodes = await s.deps.db.query('select 1 from nodeharbor.simulated_nodes where service_id = any($1::uuid[])', [[planless, imageless]]);
   expect(nodes.rows).toEqual([]);
@@ -122,7 +133,7 @@ it('tells the owner, and only the owner, that an install waits for a free slot, 
   // A failed install retried waits in the queue again, with a clock of its own.
   const failing = await createService(u, 'retried');
   await installNode({ ...deps, provisioner: { ...deps.provisioner, health: async () => ({ state: 'failing', reason: 'image not found' }) } }, failing);
-  const { data: retried } = await u.client.rpc('retry_service_installation', { p_service_id: failing });
+  const { data: retried } = await u.client.rpc('retry_service_installation', { p_service_id: failing, p_charge: 10 });
   expect(retried).toMatchObject({ state: 'installing', install_queued: true });
   const { rows } = await s.deps.db.query('select install_started_at from private.services where id = $1', [failing]);
   expect(rows).toEqual([{ install_started_at: null }]);
@@ -154,4 +165,36 @@ it('fails a node that keeps stopping with its own last words, its key redacted, 
   const silent = await createService(u, 'silent');
   await installNode({ ...deps, provisioner: failing([]) }, silent);
   expect(await stateOf(silent)).toEqual({ state: 'failed', reason: 'task: non-zero exit (1)' });
+});
+
+it("tells the owner the cause in their words, everywhere they read it, and the admins the engine's reason", async () => {
+  const u = await createTestUser(s, { credits: 20 });
+  const admin = await createTestUser(s, { admin: true });
+  const refused = await createService(u, 'refused');
+  const reason = 'Gala refused this API key: Error: invalid api key';
+  await installNode(
+    { ...deps, provisioner: { ...deps.provisioner, health: async () => ({ state: 'failing', reason, inTheNodesWords: true, cause: 'key_refused' }) } },
+    refused,
+  );
+  const words = installFailureText('key_refused');
+  // The services view, the answer of an operation, the events and the mail: the cause, never the reason.
+  const { data: row } = await u.client.from('services').select('*').eq('id', refused).single();
+  expect(row).toMatchObject({ state: 'failed', failure_cause: 'key_refused' });
+  const { data: answer } = await u.client.rpc('manage_service_operation', { p_service_id: refused, p_operation: 'update', p_updates: { name: 'refused-2' } });
+  expect(answer).toMatchObject({ state: 'failed', failure_cause: 'key_refused' });
+  const { data: events } = await u.client.from('service_events').select('event, detail').eq('service_id', refused).eq('event', 'install_failed');
+  expect(events).toEqual([{ event: 'install_failed', detail: { cause: 'key_refused', refunded: 10 } }]);
+  const { rows: mails } = await s.deps.db.query<{ text_body: string }>('select text_body from nodeharbor.outbox where to_address = $1', [u.email]);
+  expect(mails).toHaveLength(1);
+  expect(mails[0]!.text_body).toContain(words);
+  expect(JSON.stringify([row, answer, events, mails])).not.toContain('invalid api key');
+  // The admins: the fleet's row and the user's events keep the engine's reason.
+  const { data: adminEvents } = await admin.client.rpc('admin_user_events', { p_user_id: u.id });
+  expect((adminEvents as { event: string; detail: unknown }[]).find((e) => e.event === 'install_failed')!.detail).toEqual({
+    cause: 'key_refused',
+    refunded: 10,
+    reason,
+  });
+  const { data: fleet } = await admin.client.rpc('admin_fleet', { p_state: 'failed', p_limit: 200 });
+  expect((fleet as { service_id: string; provisioning_error: string }[]).find((f) => f.service_id === refused)?.provisioning_error).toBe(reason);
 });

@@ -287,7 +287,15 @@ describe('the node monitor', () => {
     await sweepNodes(deps);
     expect((await view(owner, expired))?.node_state).toBe('stopped');
     expect((await view(owner, missing))?.node_state).toBe('offline');
-    expect((await nodeEvents(missing)).at(-1)).toBe('Node offline: The node is missing from the engine');
+    // Its owner reads that it is offline; the engine's reason is the admins' (the event's notes, migration 0051).
+    expect((await nodeEvents(missing)).at(-1)).toBe('Node offline');
+    expect(
+      await sql(
+        `select n.detail from private.service_event_notes n join public.service_events e on e.id = n.event_id
+          where e.service_id = $1 and e.event = 'node_offline'`,
+        [missing],
+      ),
+    ).toEqual([{ detail: { reason: 'The node is missing from the engine' } }]);
   });
 });
 
@@ -306,7 +314,8 @@ describe('alerts', () => {
     const down = await mails('Your node mon-alert is offline');
     expect(down).toHaveLength(1);
     expect(down[0]!.to_address).toBe(owner.email);
-    expect(down[0]!.text_body).toContain('simulated outage');
+    // The engine's reason is the admins' (the fleet), not the owner's.
+    expect(down[0]!.text_body).not.toContain('simulated outage');
     expect(down[0]!.text_body).toContain(`/dashboard/services/${id}`);
     expect(await sql('select 1 from private.node_incidents where service_id = $1 and resolved_at is null', [id])).toHaveLength(1);
 

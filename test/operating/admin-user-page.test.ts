@@ -96,8 +96,9 @@ describe('reading one user', () => {
       suspended: false,
       suspended_until: null,
       second_factor: false,
-      balance: 20,
-      counts: { transactions: 3, purchases: 2, events: 3 },
+      // The failed installation's $10 came back to the balance (migration 0050).
+      balance: 30,
+      counts: { transactions: 4, purchases: 2, events: 3 },
     });
     expect(page.services).toEqual([
       // Its margin a month: Town Star's $10 less its server's seeded $4.81; none for a service with no node.
@@ -109,6 +110,8 @@ describe('reading one user', () => {
         node_state: null,
         provisioning_error: 'No such image: x',
         monthly_margin: null,
+        // Its charge went back to its owner: only they can retry it.
+        install_refunded: true,
       }),
     ]);
 
@@ -117,6 +120,7 @@ describe('reading one user', () => {
     });
     expect(ledger.map((t) => [t.type, Number(t.amount), t.service_name])).toEqual([
       ['service_charge', -10, 'fresh'],
+      ['refund', 10, 'broken'],
       ['service_charge', -10, 'broken'],
       ['admin_credit', 40, null],
     ]);
@@ -125,7 +129,7 @@ describe('reading one user', () => {
       p_limit: 1,
       p_offset: 1,
     });
-    expect(second.map((t) => [Number(t.amount), t.total_count])).toEqual([[-10, 3]]);
+    expect(second.map((t) => [Number(t.amount), t.total_count])).toEqual([[10, 4]]);
 
     const purchases = await rpc<{ amount: number; status: string; provider: string }[]>(admin.client, 'admin_user_purchases', { p_user_id: user.id });
     expect(purchases.map((p) => [Number(p.amount), p.status, p.provider]).sort()).toEqual(
@@ -317,8 +321,9 @@ describe('acting on one user, each change audited', () => {
     await rpc(admin.client, 'admin_delete_user', { p_user_id: user.id, p_email: user.email.toUpperCase() });
     expect((await account(user.id)).deleted_at).not.toBeNull();
     expect((await s.deps.db.query(`select state from private.services where id = $1`, [service])).rows).toEqual([{ state: 'deleting' }]);
+    // The credit, the order's charge and its refund when the installation failed.
     expect((await s.deps.db.query<{ n: number }>(`select count(*)::int as n from public.credit_transactions where user_id = $1`, [user.id])).rows[0]!.n).toBe(
-      2,
+      3,
     );
     expect((await signIn(user)).error?.message).toBe('Invalid login credentials');
     expect(await audit(user.id, 'user.delete')).toEqual([
@@ -330,7 +335,7 @@ describe('acting on one user, each change audited', () => {
         target_type: 'user',
         target_id: user.id,
         target_label: user.email,
-        before: { email: user.email, balance: '20.00' },
+        before: { email: user.email, balance: '30.00' },
         after: { deleted: true },
       },
     ]);

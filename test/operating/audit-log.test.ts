@@ -61,9 +61,25 @@ it("records an admin's credit with the balance before and after, the address and
   });
 });
 
-it("records an admin's retry of someone else's installation, not the owner's own", async () => {
-  const created = await owner.client.rpc('create_service_securely', { p_name: 'audited', p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR });
-  const id = (created.data as { id: string }).id;
+it("records an admin's retry of someone else's installation, not the owner's own, nor one refused", async () => {
+  const create = async (name: string) =>
+    (
+      (await owner.client.rpc('create_service_securely', { p_name: name, p_description: null, p_api_key: GALA_KEY, p_product_id: TOWN_STAR })).data as {
+        id: string;
+      }
+    ).id;
+  // Charged, then refunded when it failed: only its owner may buy it again (migration 0050).
+  const charged = await create('refunded');
+  await s.deps.db.query(`select private.fail_service_installation($1, 'No such image: x')`, [charged]);
+  expect((await admin.client.rpc('retry_service_installation', { p_service_id: charged })).error).toMatchObject({ code: '42501' });
+  expect(await log({ p_action: 'service.retry_install', p_target: charged })).toEqual([]);
+  // A purchased service reused (nothing charged), whose installation fails: anyone it concerns may retry it.
+  const first = await create('audited-0');
+  await s.deps.db.query('select private.complete_service_installation($1)', [first]);
+  await owner.client.rpc('manage_service_operation', { p_service_id: first, p_operation: 'delete' });
+  await s.deps.db.query('select private.complete_service_deletion($1)', [first]);
+  const id = await create('audited');
+  expect(id).toBe(first);
   await s.deps.db.query(`select private.fail_service_installation($1, 'No such image: x')`, [id]);
   expect((await owner.client.rpc('retry_service_installation', { p_service_id: id })).error).toBeNull();
   expect(await log({ p_action: 'service.retry_install', p_target: id })).toEqual([]);

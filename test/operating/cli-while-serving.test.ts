@@ -153,7 +153,8 @@ describe.each(settings)('the CLI while the server runs on $name', ({ env: makeEn
     expect(lstatSync(join(cwd, 'during.jsonl.gz')).mode & 0o777).toBe(0o600);
 
     const target = await makeTarget(env);
-    const restored = await runCli(['restore', '--from', join(cwd, 'during.jsonl.gz')], target.env);
+    // A new DATA_DIR holds no database yet: the restore makes it when asked to (--create; PostgreSQL ignores it).
+    const restored = await runCli(['restore', '--from', join(cwd, 'during.jsonl.gz'), '--create'], target.env);
     expect(restored.stderr).toBe('');
     expect(restored.stdout).toMatch(/^Restored 2 user\(s\), 0 service\(s\) and \d+ ledger row\(s\)/m);
     expect(await target.read(balancesOffTheLedger)).toEqual([]);

@@ -100,6 +100,13 @@ async function openWatched(options: () => PGliteOptions, fresh: boolean): Promis
   return createWatched(onDisk ? rest : { ...rest, loadDataDir: made! });
 }
 
+const pgliteFolder = (dir: string) => join(resolve(dir), 'pglite');
+
+/** Whether the data folder `dir` holds an embedded database (one openPglite made there), without opening or making anything. */
+export function holdsDatabase(dir: string): boolean {
+  return existsSync(join(pgliteFolder(dir), 'PG_VERSION'));
+}
+
 /**
  * Opens PGlite. With a directory it is persisted there and guarded by the data folder's lock,
  * because two processes writing one PGlite directory would corrupt it: taken here, or handed over
@@ -108,8 +115,8 @@ async function openWatched(options: () => PGliteOptions, fresh: boolean): Promis
  */
 export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: FolderLock): Promise<Database & { dump(): Promise<Blob> }> {
   let lock: FolderLock | undefined;
-  const dataDir = dir ? join(resolve(dir), 'pglite') : undefined;
-  const created = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
+  const dataDir = dir ? pgliteFolder(dir) : undefined;
+  const created = dir !== undefined && !holdsDatabase(dir);
   if (dir) {
     makePrivateFolder(resolve(dir));
     lock = heldLock ?? takeLock(dir);

@@ -15,7 +15,8 @@ const LIMIT = { max: 20, windowSeconds: 600 };
  * The service e-mails of spec §7 (the name is kept for compatibility). Mail goes only to the
  * signed-in caller's own address, about one of their own services: never to a `userEmail` given
  * in the body, so the function cannot be used to send mail to strangers. The mail is queued (a
- * send-email job delivers and retries it), so the answer never waits for the relay.
+ * send-email job delivers and retries it), so the answer never waits for the relay. A service whose
+ * installation is already over gets no "being set up" mail: it would arrive after its outcome's.
  */
 export async function sendSqsMessage(deps: AppDeps, c: Context) {
   const caller = await signedInPastSecondFactor(deps, c);
@@ -46,6 +47,16 @@ export async function sendSqsMessage(deps: AppDeps, c: Context) {
     (wait) => `Too many notifications. Please try again in ${Math.ceil(wait / 60)} minutes.`,
   );
   if (limited) return limited;
-  await deps.mailer.queue(deps.db, mails[eventType]({ to: found.email, name: found.name }));
+  const mail = mails[eventType]({ to: found.email, name: found.name });
+  await deps.db.transaction(async (tx) => {
+    if (eventType === 'service_created') {
+      // NOTE: "being set up" only while it is: an installation that is over already mailed its
+      // outcome, which this would follow. The row lock orders this mail against that change (the
+      // worker's complete_ or fail_service_installation updates the row): it is recorded first, or not at all.
+      const { rows: installing } = await tx.query(`select 1 from private.services where id = $1 and state = 'installing' for share`, [serviceId]);
+      if (installing.length === 0) return;
+    }
+    await deps.mailer.queue(tx, mail);
+  });
   return c.json({ success: true });
 }

@@ -50,3 +50,16 @@ export type Task<P = unknown> = {
 export function defineTask<P>(task: Task<P>): Task<P> {
   return task;
 }
+
+/**
+ * Thrown by a task whose job cannot run yet, for a reason that passes by itself (a mail waiting
+ * for an earlier one): the worker puts the job back for `seconds` without spending an attempt.
+ */
+export class NotYet extends Error {
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super(message);
+  }
+}

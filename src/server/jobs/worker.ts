@@ -5,7 +5,7 @@ import { classifyDbFailure } from '../db/db-failure';
 import { withLogContext } from '../http/request-context';
 import { claim, complete, extendLeases, fail, failAbandoned, handBack, postpone, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
-import { LANES, type JobDeps, type Lane, type Task } from './task';
+import { LANES, NotYet, type JobDeps, type Lane, type Task } from './task';
 
 export type WorkerOptions = {
   /** Jobs run at once by this worker, in each lane. */
@@ -117,6 +117,11 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
       deps.logger.debug('job done', { job: job.id, task: job.task, ms: Date.now() - started });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
+      if (e instanceof NotYet) {
+        deps.logger.debug('job waits', { job: job.id, task: job.task, error });
+        await postpone(deps.db, id, job, error, e.seconds).catch(() => {});
+        return;
+      }
       if (isPassing(e)) {
         deps.logger.debug('job postponed', { job: job.id, task: job.task, error });
         // When even this fails, the lease runs out and the job is taken again.

@@ -24,8 +24,12 @@ export interface Mailer {
    * same key is not recorded again. Returns the outbox id, or null for a repeated key.
    */
   queue(q: Queryable, mail: Mail, opts?: { key?: string }): Promise<number | null>;
-  /** Delivers one queued mail; a mail already sent or kept is left alone (jobs may run twice). */
-  deliver(outboxId: number): Promise<void>;
+  /**
+   * Delivers one queued mail; a mail already sent or kept is left alone (jobs may run twice). A mail
+   * to an address whose earlier mail is still on its way (its send-email job pending or running)
+   * is not sent: the earlier one's id is returned, and the caller tries again later.
+   */
+  deliver(outboxId: number): Promise<number | undefined>;
 }
 
 export function createMailer(opts: { db: Database; smtpUrl?: string | undefined; from: string; logger: Logger }): Mailer {
@@ -70,6 +74,17 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
       return id;
     },
     async deliver(outboxId) {
+      // Exact addresses: a service's mails all go to its owner's one address, written the same way.
+      const { rows: earlier } = await opts.db.query<{ id: number }>(
+        `select o.id from nodeharbor.outbox m
+           join nodeharbor.outbox o on o.to_address = m.to_address and o.id < m.id and o.status in ('queued', 'failed')
+          where m.id = $1
+            and exists (select 1 from nodeharbor.jobs j
+                         where j.task = 'send-email' and j.status in ('pending', 'running') and j.payload ->> 'outboxId' = o.id::text)
+          order by o.id limit 1`,
+        [outboxId],
+      );
+      if (earlier[0]) return Number(earlier[0].id);
       const { rows } = await opts.db.query<{
         to_address: string;
         subject: string;
@@ -86,7 +101,8 @@ export function createMailer(opts: { db: Database; smtpUrl?: string | undefined;
       if (!row || row.status === 'sent' || row.status === 'kept') return;
       if (!transport) {
         await opts.db.query(`update nodeharbor.outbox set status = 'kept' where id = $1`, [outboxId]);
-        return logKept(outboxId);
+        logKept(outboxId);
+        return;
       }
       await relay(outboxId, {
         to: row.to_address,

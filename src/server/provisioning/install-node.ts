@@ -1,3 +1,4 @@
+import type { InstallFailureCause } from '../../shared/install-failure';
 import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
 import { enqueue } from '../jobs/queue';
@@ -51,7 +52,7 @@ export async function installNode(deps: InstallDeps, serviceId: string): Promise
     }
     if (health.state === 'failing') {
       const reason = health.inTheNodesWords ? health.reason : await inItsOwnWords(provisioner, serviceId, installedKey, health.reason);
-      return failInstallation(deps, serviceId, reason);
+      return failInstallation(deps, serviceId, reason, health.cause);
     }
     if (Date.now() >= deadline) {
       const why = health.state === 'starting' && health.reason ? `: ${health.reason}` : '';
@@ -121,18 +122,25 @@ async function completeInstallation(deps: InstallDeps, serviceId: string, instal
 
 /**
  * Removes what the engine has of the node, so that it does not flap, then records the failure
- * with its reason and mails the owner, once (the state changes once).
+ * with its reason (the admins') and its cause (the owner's words, src/shared/install-failure.ts),
+ * gives back what the installation was charged (in the same transaction, once per charge:
+ * migration 0050) and mails the owner both, once (the state changes once).
  */
-export async function failInstallation(deps: InstallDeps, serviceId: string, reason: string): Promise<void> {
+export async function failInstallation(deps: InstallDeps, serviceId: string, reason: string, cause: InstallFailureCause = 'not_started'): Promise<void> {
   const { db, provisioner, mailer, logger } = deps;
   await provisioner.uninstall(serviceId);
   await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2) as changed', [serviceId, reason]);
+    const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2, $3) as changed', [serviceId, reason, cause]);
     if (!rows[0]?.changed) return;
     const svc = await findService(tx, serviceId);
-    logger.warn('installation failed', { service: serviceId, reason });
+    const { rows: refunds } = await tx.query<{ amount: string }>(
+      'select t.amount::text from private.services s join public.credit_transactions t on t.id = s.install_refund_id where s.id = $1',
+      [serviceId],
+    );
+    const refunded = refunds[0] && svc ? { amount: refunds[0].amount, balance: svc.balance } : null;
+    logger.warn('installation failed', { service: serviceId, reason, cause, refunded: refunded?.amount });
     if (!svc?.email) return;
-    const mail = installFailedMail({ to: svc.email, name: svc.name, reason });
+    const mail = installFailedMail({ to: svc.email, name: svc.name, cause, refunded });
     await mailer.queue(tx, mail, { key: `install-failed:${serviceId}:${svc.state_changed_at.toISOString()}` });
   });
 }

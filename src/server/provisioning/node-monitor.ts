@@ -6,29 +6,48 @@ import { hitRateLimit } from '../http/rate-limit';
 import type { Mailer } from '../mail/mailer';
 import { nodeDownMail, nodeUpMail } from '../mail/templates/node-alert';
 import type { NodeSettings } from './node-settings';
-import type { Provisioner } from './provisioner';
+import type { NodeUsage, Provisioner } from './provisioner';
 
 export type MonitorDeps = { db: Database; logger: Logger; mailer: Mailer; provisioner: Provisioner; nodes: NodeSettings; publicUrl: string };
 
 /** One incident to mail, as private.record_node_samples returns it. */
 type Alert = { action: 'down' | 'up'; incident_id: number; service_id: string; user_id: string; started_at: Date };
 
-export type SweepResult = { nodes: number; alerts: Alert[] };
+/** `usage`: the nodes whose usage was sampled and recorded. */
+export type SweepResult = { nodes: number; alerts: Alert[]; usage: number };
 
 /** A gap between two samples longer than this many intervals (no sweep ran) is not counted as observed. */
 const GAP_INTERVALS = 3;
 /** Longest reason kept from the engine. */
 const REASON_MAX = 500;
+/** Engine calls a sweep may spend on what the nodes use (Provisioner.usage); past them, the nodes take turns. */
+export const USAGE_CALLS_PER_SWEEP = 100;
+/** The longest a sweep waits for them (and no longer than its interval). */
+const USAGE_DEADLINE_MS = 15_000;
+
+/** What the running nodes use, within the sweep's budget; an engine that does not answer is logged, and no usage is recorded this time. */
+async function sampleUsage(deps: MonitorDeps): Promise<NodeUsage[]> {
+  const deadline = AbortSignal.timeout(Math.min(USAGE_DEADLINE_MS, deps.nodes.monitorIntervalSeconds * 1000));
+  try {
+    return await deps.provisioner.usage({ calls: USAGE_CALLS_PER_SWEEP, deadline });
+  } catch (e) {
+    deps.logger.warn('node usage not sampled: the engine did not answer', { error: e instanceof Error ? e.message : String(e) });
+    return [];
+  }
+}
 
 /**
  * One sweep of the node monitor: every node's state from the engine in a few calls, then one
  * statement (private.record_node_samples, migration 0019) that writes what changed (states,
  * restarts, uptime, incidents) for every live service, and the incidents' e-mails in the same
  * transaction. Its cost in round trips does not grow with the number of nodes; an engine that
- * does not answer is thrown (nothing is recorded, and the gap counts as not observed).
+ * does not answer is thrown (nothing is recorded, and the gap counts as not observed). Meanwhile
+ * it samples what the running nodes use (sampleUsage), recorded afterwards in one statement of its
+ * own (private.record_node_usage, migration 0049), which also drops the points past their period.
  */
 export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
   const { db, provisioner, nodes } = deps;
+  const sampling = sampleUsage(deps);
   const observed = await provisioner.observe();
   // Our label on something that is no service of ours (set by hand) must not fail the sweep.
   const samples = observed
@@ -50,7 +69,19 @@ export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
     for (const alert of rows) await mailAlert(deps, tx, alert);
     return rows;
   });
-  return { nodes: samples.length, alerts };
+  const usage = (await sampling)
+    .filter((u) => isUuid(u.serviceId) && Number.isFinite(u.cpuPercent) && Number.isFinite(u.memoryBytes))
+    .map((u) => ({
+      service_id: u.serviceId,
+      run: u.run,
+      cpu_percent: u.cpuPercent,
+      memory_bytes: u.memoryBytes,
+      memory_limit_bytes: u.memoryLimitBytes,
+      rx_bytes: u.rxBytes,
+      tx_bytes: u.txBytes,
+    }));
+  await db.query('select private.record_node_usage($1::jsonb)', [JSON.stringify(usage)], 'record-node-usage');
+  return { nodes: samples.length, alerts, usage: usage.length };
 }
 
 /**
@@ -60,10 +91,9 @@ export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
  * own alert delay (products.down_alert_minutes) stands in for NODE_DOWN_ALERT_MINUTES in the sweep.
  */
 async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promise<void> {
-  const { rows } = await tx.query<{ name: string; email: string | null; reason: string | null; rule: RewardRule | null; note: string | null }>(
-    `select s.name, u.email, n.reason, p.reward_rule as rule, p.down_alert_note as note
+  const { rows } = await tx.query<{ name: string; email: string | null; rule: RewardRule | null; note: string | null }>(
+    `select s.name, u.email, p.reward_rule as rule, p.down_alert_note as note
        from private.services s join auth.users u on u.id = s.user_id
-       left join private.node_status n on n.service_id = s.id
        left join public.products p on p.id = s.product_id
       where s.id = $1`,
     [alert.service_id],
@@ -81,7 +111,7 @@ async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promis
     deps.logger.warn('node-down mail not sent: the owner reached the hourly cap', { service: alert.service_id, incident: alert.incident_id });
     return;
   }
-  const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, reason: svc.reason, note: svc.note, url });
+  const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, note: svc.note, url });
   await deps.mailer.queue(tx, mail, { key: `node-down:${alert.incident_id}` });
   await tx.query('update private.node_incidents set mailed = true where id = $1', [alert.incident_id]);
 }

@@ -1,3 +1,4 @@
+import type { InstallFailureCause } from '../../shared/install-failure';
 import type { NodeState } from '../../shared/node-health';
 
 /** What a node looks like to the engine that runs it, in short (start and stop decide on this). */
@@ -9,14 +10,15 @@ export type NodeStatus = 'absent' | 'running' | 'stopped';
  * reported once the engine has failed to run it several times in a row (a missing image, a
  * command that exits); `starting` covers the rest (pulling, waiting for a host), with the engine's
  * reason when it gave one. A failing node's reason is `inTheNodesWords` when the driver already
- * has the node's own account of it (a machine's agent reports what Gala said).
+ * has the node's own account of it (a machine's agent reports what Gala said), and its `cause` is
+ * what its owner is told (not_started unless the driver knows better: a key the network refused).
  */
 export type NodeHealth =
   | { state: 'absent' }
   | { state: 'stopped' }
   | { state: 'starting'; reason?: string }
   | { state: 'running'; since: Date }
-  | { state: 'failing'; reason: string; inTheNodesWords?: boolean };
+  | { state: 'failing'; reason: string; inTheNodesWords?: boolean; cause?: InstallFailureCause };
 
 /** Everything an engine needs to run the node of one service. */
 export type NodeSpec = {
@@ -58,6 +60,26 @@ export type NodeObservation = {
 };
 
 /**
+ * What one running node uses now, as its engine measures it (the node monitor's usage sample).
+ * `run` names the run the network counters belong to (they start again at 0 with a new one).
+ */
+export type NodeUsage = {
+  serviceId: string;
+  run: string | null;
+  /** CPU in use, as a percentage of the node's CPU limit. */
+  cpuPercent: number;
+  memoryBytes: number;
+  /** The node's memory limit; null when the engine does not say. */
+  memoryLimitBytes: number | null;
+  /** Bytes received and sent since the run began; null when the engine does not count them. */
+  rxBytes: number | null;
+  txBytes: number | null;
+};
+
+/** What one usage call may spend: at most `calls` engine calls, and no engine call after `deadline`. */
+export type UsageBudget = { calls: number; deadline: AbortSignal };
+
+/**
  * Runs customers' nodes. Every method is idempotent, because jobs are at-least-once: installing
  * an installed node, or stopping a stopped one, changes nothing, and removing what is not there
  * is done. Drivers: simulated (the embedded default) and Docker Swarm (drivers/).
@@ -93,6 +115,14 @@ export interface Provisioner {
    * is on its way, offline when none runs and none is starting, stopped at 0 replicas.
    */
   observe(): Promise<NodeObservation[]>;
+  /**
+   * What the running nodes use now, within `budget`: a node left out (over the budget, or on a
+   * host the engine cannot measure) has no sample this time. A driver whose nodes cannot be
+   * measured answers none. A driver that must choose takes the nodes it sampled longest ago first,
+   * so that every node has its turn. Answers by the deadline with what it has; throws only when
+   * the engine does not answer at all.
+   */
+  usage(budget: UsageBudget): Promise<NodeUsage[]>;
   /** The node's last `tail` lines of output, oldest first, as they were written (redacting is the caller's); none when there is no node. */
   logs(serviceId: string, tail: number): Promise<string[]>;
 }

@@ -19,6 +19,8 @@ export const paths = {
   /** One service's page (the node alert e-mails link here too). */
   dashboardService: (serviceId: string) => `/dashboard/services/${serviceId}`,
   dashboardBilling: '/dashboard/billing',
+  /** Billing with Add Funds filled in: a shortfall to cover (lib/top-up.ts reads it back). */
+  dashboardBillingAddFunds: (amount: number) => `/dashboard/billing?amount=${amount.toFixed(2)}`,
   /** Billing's whole ledger; its filters and page ride in the query string. */
   dashboardBillingTransactions: '/dashboard/billing/transactions',
   dashboardSettings: '/dashboard/settings',

@@ -21,4 +21,14 @@ describe('formatters of the user language and time zone', () => {
     expect(de.date('2025-12-31T23:30:00Z')).toBe('01.01.2026');
     expect(makeFormatters({ language: 'en-GB', timeZone: 'UTC' }).date('2025-12-31T23:30:00Z')).toBe('31 Dec 2025');
   });
+
+  it('names a UTC calendar day in the chosen language, whatever the time zone', () => {
+    // Midnight UTC is still the day before in Los Angeles: a UTC day must not move with the zone.
+    const us = makeFormatters({ language: 'en-US', timeZone: 'America/Los_Angeles' });
+    expect(us.day('2026-11-28')).toBe('Nov 28, 2026');
+    expect(us.shortDay('2026-11-28')).toBe('Nov 28');
+    const de = makeFormatters({ language: 'de', timeZone: 'Asia/Tokyo' });
+    expect(de.day('2026-11-28')).toBe('28.11.2026');
+    expect(makeFormatters({ language: 'en-GB', timeZone: 'Pacific/Kiritimati' }).day('2026-01-01')).toBe('1 Jan 2026');
+  });
 });

@@ -22,6 +22,13 @@ export type Formatters = {
   money: (n: number) => string;
   date: (iso: string) => string;
   dateTime: (iso: string) => string;
+  /**
+   * A UTC calendar day ("2026-11-28", as the uptime rows name them) in the user's language, e.g.
+   * "Nov 28, 2026"; not moved to the user's time zone, which would show the day before or after.
+   */
+  day: (ymd: string) => string;
+  /** The same, without the year: "Nov 28", for a chart's axis. */
+  shortDay: (ymd: string) => string;
   /** "in 30 days", "2 days ago": the largest unit that fits. */
   relative: (iso: string, now?: number) => string;
   isFuture: (iso: string) => boolean;
@@ -31,11 +38,15 @@ export function makeFormatters({ language, timeZone }: FormatPrefs): Formatters 
   const money = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
   const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone });
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const shortDay = new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
   return {
     money: (n) => money.format(n),
     date: (iso) => date.format(new Date(iso)),
     dateTime: (iso) => dateTime.format(new Date(iso)),
+    day: (ymd) => day.format(new Date(`${ymd}T00:00:00Z`)),
+    shortDay: (ymd) => shortDay.format(new Date(`${ymd}T00:00:00Z`)),
     relative: (iso, now = Date.now()) => {
       const diff = new Date(iso).getTime() - now;
       const [unit, ms] = UNITS.find(([, ms]) => Math.abs(diff) >= ms) ?? ['minute', 60_000];

@@ -7,10 +7,11 @@ const when = (at: Date) => `${at.toLocaleString('en-US', { dateStyle: 'long', ti
 /**
  * A node down longer than its product's alert delay (NODE_DOWN_ALERT_MINUTES unless the product has
  * its own): once per incident, with what is at stake on its network (products.down_alert_note).
+ * The engine's reason is the admins' (the fleet), never the customer's (issue 36, item 7).
  */
-export function nodeDownMail(input: { to: string; name: string; since: Date; reason: string | null; note: string | null; url: string }): Mail {
+export function nodeDownMail(input: { to: string; name: string; since: Date; note: string | null; url: string }): Mail {
   return paragraphsMail(input.to, `Your node ${input.name} is offline`, [
-    `The node of your service ${input.name} has not been running since ${when(input.since)}.${input.reason ? ` The engine says: ${input.reason}` : ''}`,
+    `The node of your service ${input.name} has not been running since ${when(input.since)}.`,
     ...(input.note ? [input.note] : []),
     'We restart it automatically and are working on it; you do not need to do anything. We will write again when it is back online.',
     `Its state, uptime and logs: ${input.url}`,

@@ -121,12 +121,22 @@ describe('mail templates', () => {
       ],
     ],
     [
-      'install failed',
-      installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
+      'install failed, its charge given back',
+      installFailedMail({ to, name: 'node-1', cause: 'not_started', refunded: { amount: '10.00', balance: '12.5' } }),
       'The installation of node-1 failed',
       [
-        'We could not start the node of your service node-1. The reason given: No such image: x',
-        'Your paid period starts only when the node first runs, so no time has been charged. You can retry the installation or delete the service from your dashboard.',
+        'Your service node-1 could not be installed. We could not start your node. We are looking into it.',
+        'The $10.00 it cost has come back to your NodeHarbor credit: a failed installation costs nothing. Billing shows it as “Refund: installation of node-1 failed”, and your balance is now $12.50.',
+        'You can retry the installation from your dashboard, which charges its price again once you confirm, or delete the service.',
+      ],
+    ],
+    [
+      'install failed, nothing charged (a reused purchased service)',
+      installFailedMail({ to, name: 'node-1', cause: 'key_refused' }),
+      'The installation of node-1 failed',
+      [
+        "Your service node-1 could not be installed. The node's network refused your key. Change the key, then retry the installation.",
+        'Nothing has been charged for it: its paid period starts only when the node first runs. You can retry the installation or delete the service from your dashboard.',
       ],
     ],
     [
@@ -169,7 +179,8 @@ describe('mail templates', () => {
       paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: Buffer.from('%PDF-') }),
       refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }),
       refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: Buffer.from('%PDF-') }),
-      installFailedMail({ to, name: 'node-1', reason: 'No such image: x' }),
+      installFailedMail({ to, name: 'node-1', cause: 'not_started' }),
+      installFailedMail({ to, name: 'node-1', cause: 'not_started', refunded: { amount: '10.00', balance: '10.00' } }),
       securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '203.0.113.9', userAgent: undefined, resetUrl: 'https://x/r', contactUrl: 'https://x/c' }),
     ];
     for (const m of mails) {

@@ -188,7 +188,7 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
       if (r.powered_off) return { state: 'stopped' };
       if (r.boot_error) return { state: 'failing', reason: `The server could not set the node up: ${r.boot_error}`, inTheNodesWords: true };
       if (r.agent_state === 'refused')
-        return { state: 'failing', reason: `Gala refused this API key: ${r.agent_error ?? 'no reason given'}`, inTheNodesWords: true };
+        return { state: 'failing', reason: `Gala refused this API key: ${r.agent_error ?? 'no reason given'}`, inTheNodesWords: true, cause: 'key_refused' };
       const view = agentView(r);
       return view.running ? { state: 'running', since: view.running } : { state: 'starting', reason: view.reason };
     },
@@ -226,6 +226,10 @@ export function createMachineDriver(db: Database, provider: MachineProvider, opt
         ];
       });
     },
+
+    // NOTE: the agent reports the node's state, not what it uses, yet: a machine's node has no
+    // usage points, and its page says so (docs/decisions/040).
+    usage: async () => [],
 
     async logs(serviceId, tail) {
       const r = await row(serviceId);

@@ -16,7 +16,7 @@ export const buttonVariants = cva(
         // On a primary-coloured band.
         onPrimary: 'border border-primary-foreground bg-transparent text-primary-foreground hover:bg-primary-foreground/10',
       },
-      size: { default: 'h-10 px-4 py-2', sm: 'h-9 px-3', lg: 'h-11 px-6 text-base', icon: 'h-10 w-10' },
+      size: { default: 'h-10 px-4 py-2', sm: 'h-9 px-3', lg: 'h-11 px-6 text-base', icon: 'h-10 w-10', iconSm: 'h-9 w-9' },
     },
     defaultVariants: { variant: 'default', size: 'default' },
   },

@@ -7,6 +7,12 @@ function focusDialog(event: Event) {
   if (event.currentTarget instanceof HTMLElement) event.currentTarget.focus();
 }
 
+/**
+ * A dialog opened from elsewhere than a trigger of its own (a menu's item, which is gone once
+ * chosen): whether it is open, and how focus goes back to the page when it closes.
+ */
+export type DialogControl = { open: boolean; onOpenChange: (open: boolean) => void; returnFocus: () => void };
+
 /** A modal dialog on radix (focus trap, Escape, labelled by its title and description). */
 export function Dialog({
   open,
@@ -16,6 +22,7 @@ export function Dialog({
   trigger,
   wide = false,
   initialFocus = 'first-control',
+  returnFocus,
   children,
 }: {
   open?: boolean;
@@ -30,6 +37,8 @@ export function Dialog({
    * form whose fields speak once they have been left (react-hook-form's onTouched).
    */
   initialFocus?: 'first-control' | 'dialog';
+  /** Puts focus back on closing, for a dialog without a trigger (radix would leave it on the page's body). */
+  returnFocus?: () => void;
   children: ReactNode;
 }) {
   return (
@@ -41,6 +50,14 @@ export function Dialog({
           className={`fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-lg`}
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={initialFocus === 'dialog' ? focusDialog : undefined}
+          onCloseAutoFocus={
+            returnFocus
+              ? (event) => {
+                  event.preventDefault();
+                  returnFocus();
+                }
+              : undefined
+          }
         >
           <D.Title className="pr-8 text-lg font-semibold">{title}</D.Title>
           {description && <D.Description className="mt-1 text-sm text-muted-foreground">{description}</D.Description>}

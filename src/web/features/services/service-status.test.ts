@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedReason, displayStatus, intervalLabel, isChanging, maskKey } from './service-status';
+import { blockedReason, displayStatus, installRefund, intervalLabel, isChanging, maskKey, renewalShortfall } from './service-status';
 
 describe('service display status (spec §4)', () => {
   it('puts deleting first, then installing, then active or expired', () => {
@@ -66,5 +66,32 @@ describe('renewal interval in words', () => {
     expect(intervalLabel('3 MONTH')).toBe('3 months');
     expect(intervalLabel('6 MONTHS')).toBe('6 months');
     expect(intervalLabel('1 YEAR')).toBe('year');
+  });
+});
+
+describe('money on the card (issue 36, item 5)', () => {
+  it('reads what came back for a failed installation, as the API sends it', () => {
+    expect(installRefund({ install_refund: '10.00' })).toBe(10);
+    expect(installRefund({ install_refund: 3 })).toBe(3);
+    expect(installRefund({ install_refund: null })).toBeNull();
+    expect(installRefund({})).toBeNull();
+  });
+
+  it('asks a suspended service for what its renewal lacks, after those the resumption renews first', () => {
+    const at = (day: number) => `2026-12-${String(day).padStart(2, '0')}T00:00:00+00:00`;
+    const services = [
+      { id: 'b', state: 'suspended' as const, terminates_at: at(10), price: 10 },
+      { id: 'a', state: 'suspended' as const, terminates_at: at(20), price: 3 },
+      { id: 'c', state: 'active' as const, terminates_at: null, price: 10 },
+      { id: 'd', state: 'suspended' as const, terminates_at: at(10), price: 10 },
+    ];
+    expect(renewalShortfall('b', services, 4.5)).toBe(5.5);
+    // d ends on the same day as b, after it by id: both are renewed before a.
+    expect(renewalShortfall('d', services, 4.5)).toBe(15.5);
+    expect(renewalShortfall('a', services, 4.5)).toBe(18.5);
+    expect(renewalShortfall('b', services, 10)).toBeNull();
+    expect(renewalShortfall('b', services, -2)).toBe(12);
+    expect(renewalShortfall('c', services, 0)).toBeNull();
+    expect(renewalShortfall('x', services, 0)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { ServiceState } from '@shared/constants';
-import type { Service } from './api/types';
+import type { Product, Service } from './api/types';
 
 export type DisplayStatus = 'deleting' | 'installing' | 'failed' | 'active' | 'suspended' | 'expired';
 
@@ -47,7 +47,42 @@ export function blockedReason(status: DisplayStatus, action: 'extend' | 'delete'
 export const canSetAutoRenew = (status: DisplayStatus): boolean => status === 'active' || status === 'installing' || status === 'failed';
 
 /** Said wherever an order is paid for: the create dialog, the status guide and the home page's FAQ. */
-export const PAID_FROM_FIRST_RUN = 'The paid period starts when your node first runs, so a failed installation costs nothing.';
+export const PAID_FROM_FIRST_RUN =
+  'The paid period starts when your node first runs, and a failed installation costs nothing: its charge comes back to your balance at once.';
+
+/** What came back to the balance when the installation failed (migration 0050), or null when it was not charged. */
+export function installRefund(s: Pick<Service, 'install_refund'>): number | null {
+  const n = Number(s.install_refund ?? Number.NaN);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/**
+ * What the owner's Retry charges, confirmed in its dialog: the plan's price when the failure gave the
+ * charge back; undefined when the retry is free (a reused purchased service, a free plan).
+ */
+export function retryCharge(s: Pick<Service, 'install_refund' | 'user_id'>, product: Pick<Product, 'price'> | null | undefined) {
+  return installRefund(s) !== null && product && product.price > 0 ? { price: product.price, userId: s.user_id } : undefined;
+}
+
+/** A service as a suspension's renewal sees it: when it ends unpaid, and what renewing it costs (undefined: not known here). */
+type Suspended = Pick<Service, 'id' | 'state' | 'terminates_at'> & { price: number | undefined };
+
+// When a suspension ends, in ms: the resumption's order (a suspended service always has the date, migration 0028).
+const ends = (s: Pick<Service, 'terminates_at'>) => (s.terminates_at ? Date.parse(s.terminates_at) : Number.NaN) || 0;
+
+/**
+ * What the balance lacks for the suspended service `id` to be renewed by a top-up: the job a credit
+ * queues (resume-services) renews the suspended services nearest their termination first, so those
+ * before this one are paid for first. Null when the balance already covers it (its renewal is on its
+ * way) or it is not suspended.
+ */
+export function renewalShortfall(id: string, services: Suspended[], balance: number): number | null {
+  const queue = services.filter((s) => s.state === 'suspended').sort((a, b) => ends(a) - ends(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const at = queue.findIndex((s) => s.id === id);
+  if (at === -1) return null;
+  const needed = queue.slice(0, at + 1).reduce((sum, s) => sum + (s.price ?? 0), 0);
+  return needed > balance ? needed - balance : null;
+}
 
 /** Whether a service id from the address bar can be one at all: anything else is not found without asking (the server would refuse it). */
 export const isServiceId = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);

@@ -10,7 +10,7 @@ import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/lib/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
 import { PowerActions } from '@/features/services/components/power-actions';
-import { RetryInstallButton } from '@/features/services/components/retry-install-button';
+import { RetryInstallButton, RetryLeftToOwner } from '@/features/services/components/retry-install-button';
 import { Seo } from '@/lib/seo';
 import { AppShell } from '../dashboard/app-shell';
 import { AdminOnly } from './admin-only';
@@ -48,7 +48,12 @@ export default function AdminPage() {
                   <FleetView
                     actions={(row, refresh) => (
                       <>
-                        {row.state === 'failed' && <RetryInstallButton service={{ id: row.service_id, name: row.name }} onRetried={refresh} />}
+                        {row.state === 'failed' &&
+                          (row.install_refunded ? (
+                            <RetryLeftToOwner />
+                          ) : (
+                            <RetryInstallButton service={{ id: row.service_id, name: row.name }} onRetried={refresh} />
+                          ))}
                         {row.service_state === 'active' && (
                           <PowerActions service={{ id: row.service_id, name: row.name }} stopped={row.stopped_at !== null} blocked={null} onDone={refresh} />
                         )}

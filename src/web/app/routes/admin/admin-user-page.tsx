@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { UserDetails } from '@/features/admin/components/user-details';
 import { useSignedInUser } from '@/lib/signed-in-user';
-import { RetryInstallButton } from '@/features/services/components/retry-install-button';
+import { RetryInstallButton, RetryLeftToOwner } from '@/features/services/components/retry-install-button';
 import { AppShell } from '../dashboard/app-shell';
 import { AdminOnly } from './admin-only';
 
@@ -16,7 +16,10 @@ export default function AdminUserPage() {
           key={userId}
           userId={userId}
           adminId={user.id}
-          serviceActions={(s, refresh) => s.service_state === 'failed' && <RetryInstallButton service={{ id: s.id, name: s.name }} onRetried={refresh} />}
+          serviceActions={(s, refresh) =>
+            s.service_state === 'failed' &&
+            (s.install_refunded ? <RetryLeftToOwner /> : <RetryInstallButton service={{ id: s.id, name: s.name }} onRetried={refresh} />)
+          }
         />
       </AppShell>
     </AdminOnly>

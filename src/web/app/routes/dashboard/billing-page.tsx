@@ -9,6 +9,7 @@ import type { SignedInUser } from '@/lib/signed-in-user';
 import { UnusedServicesTable } from '@/features/services/components/unused-services-table';
 import { useFormat, type Formatters } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { requestedTopUp } from '@/lib/top-up';
 
 /** Spec §8's "Payment Processed", with the amount the purchase added, read from the purchase itself rather than the address bar. */
 async function announcePayment(purchaseId: string | null, f: Formatters): Promise<void> {
@@ -59,7 +60,8 @@ export function BillingPage({ user }: { user: SignedInUser }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <BalanceCard userId={user.id} />
-      <AddFundsCard userId={user.id} />
+      {/* ?amount= is a shortfall a link asks to cover (a suspended service, a negative balance). */}
+      <AddFundsCard key={params.get('amount') ?? ''} userId={user.id} requested={requestedTopUp(params.get('amount'))} />
       <div className="lg:col-span-2">
         <PurchaseHistory userId={user.id} />
       </div>

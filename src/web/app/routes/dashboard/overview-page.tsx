@@ -6,6 +6,7 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { useBalance } from '@/lib/balance';
 import type { SignedInUser } from '@/lib/signed-in-user';
+import { NegativeBalanceBanner } from '@/features/billing/components/negative-balance-banner';
 import { useNextPayment } from '@/features/services/api/get-next-payment';
 import { useServices } from '@/features/services/api/get-services';
 import { useFormat, type Formatters } from '@/lib/format';
@@ -48,6 +49,7 @@ export function OverviewPage({ user }: { user: SignedInUser }) {
 
   return (
     <div className="space-y-6">
+      <NegativeBalanceBanner userId={user.id} />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <StatCard title="Total Services" icon={<Server className="size-4" aria-hidden="true" />} value={count ?? '-'} />
         <StatCard

@@ -37,7 +37,7 @@ export const homeFaq = [
   },
   {
     q: 'What if my node fails to install?',
-    a: `${PAID_FROM_FIRST_RUN} The dashboard shows why it failed, and you can retry the installation or delete the service.`,
+    a: `${PAID_FROM_FIRST_RUN} The dashboard shows why it failed, and you can retry the installation, which charges the price again once you confirm, or delete the service.`,
   },
   {
     q: 'Is uptime guaranteed?',

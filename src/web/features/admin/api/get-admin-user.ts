@@ -20,6 +20,8 @@ export type AdminUserService = {
   restarts_24h: number;
   /** USD a month, as the fleet's (FleetRow.monthly_margin). */
   monthly_margin: number | null;
+  /** As the fleet's (FleetRow.install_refunded). */
+  install_refunded?: boolean;
 };
 
 /** One user as the admin's page shows them (admin_user). */

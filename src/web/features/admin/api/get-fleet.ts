@@ -21,17 +21,20 @@ export type FleetRow = {
   monthly_margin: number | null;
   /** When its node was stopped on request (Stop); null while it is meant to run. */
   stopped_at: string | null;
+  /** A failed installation whose charge went back to its owner: only the owner can retry it (it charges again). */
+  install_refunded?: boolean;
   total_count: number;
 };
 
-export type FleetQuery = { state: FleetState | null; sort: FleetSort; descending: boolean; limit: number; offset: number };
+/** `search`: an owner's e-mail, a service's name, a product or a host, or part of one (any case); '' for all. */
+export type FleetQuery = { state: FleetState | null; search: string; sort: FleetSort; descending: boolean; limit: number; offset: number };
 export type FleetPage = { rows: FleetRow[]; total: number };
 
 /** Watched nodes are read again this often; services the worker is moving (installing, deleting) more often. */
 export const FLEET_POLL_MS = 30_000;
 const BUSY_POLL_MS = 3000;
 
-/** One page of every user's services, filtered and sorted on the server (admins only, admin_fleet). */
+/** One page of every user's services, filtered and sorted on the server, before the page is cut (admins only, admin_fleet). */
 export async function getFleet(q: FleetQuery): Promise<FleetPage> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('admin_fleet', {
@@ -40,6 +43,7 @@ export async function getFleet(q: FleetQuery): Promise<FleetPage> {
     p_descending: q.descending,
     p_limit: q.limit,
     p_offset: q.offset,
+    p_search: q.search || null,
   });
   if (error) throw error;
   const rows = data as FleetRow[];

@@ -1,12 +1,12 @@
 import { FLEET_PAGE_SIZE, FLEET_STATES, NODE_STATE_LABELS, type FleetSort, type FleetState } from '@shared/node-health';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowDown, ArrowUp } from 'lucide-react';
+import { ArrowDown, ArrowUp, Search } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Pagination } from '@/components/ui/pagination';
-import { NativeSelect } from '@/components/ui/input';
+import { Input, NativeSelect } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { NodeStateBadge, seenAgo } from '@/components/ui/node-state-badge';
 import { QueryState } from '@/components/ui/query-state';
@@ -34,18 +34,20 @@ const COLUMNS: { sort: FleetSort; label: string; descending: boolean }[] = [
 const reasonOf = (r: FleetRow) => (r.state === 'failed' ? r.provisioning_error : r.state === 'offline' || r.state === 'restarting' ? r.reason : null);
 
 /**
- * Every user's services by their node's state: counts that filter, a state filter, sorting by
- * column, and pages of FLEET_PAGE_SIZE. `actions` renders a row's buttons (Retry, Logs: other
+ * Every user's services by their node's state: counts that filter, a state filter, a search by
+ * owner, service, product or host, sorting by column, and pages of FLEET_PAGE_SIZE, all on the server. `actions` renders a row's buttons (Retry, Logs: other
  * features' components, composed in by the admin route); `refresh` reloads the fleet after one.
  */
 export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () => void) => ReactNode }) {
   const f = useFormat();
   const queryClient = useQueryClient();
   const [state, setState] = useState<FleetState | null>(null);
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ by: FleetSort; descending: boolean }>({ by: 'last_seen', descending: true });
   const [page, setPage] = useState(0);
   const counts = useFleetCounts();
-  const fleet = useFleet({ state, sort: sort.by, descending: sort.descending, limit: FLEET_PAGE_SIZE, offset: page * FLEET_PAGE_SIZE });
+  const fleet = useFleet({ state, search, sort: sort.by, descending: sort.descending, limit: FLEET_PAGE_SIZE, offset: page * FLEET_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil((fleet.data?.total ?? 0) / FLEET_PAGE_SIZE));
   const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.fleet() });
 
@@ -76,21 +78,43 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
           ))}
         </div>
       )}
-      <div className="flex items-center gap-2">
-        <label htmlFor="fleet-state" className="text-sm font-medium">
-          State
-        </label>
-        {/* A field fills its box: this box keeps the select narrow. */}
-        <div className="w-56">
-          <NativeSelect id="fleet-state" value={state ?? ''} onChange={(e) => filter((e.target.value || null) as FleetState | null)}>
-            <option value="">All states</option>
-            {FLEET_STATES.map((s) => (
-              <option key={s} value={s}>
-                {NODE_STATE_LABELS[s]}
-              </option>
-            ))}
-          </NativeSelect>
+      <div className="flex flex-col gap-2 lg:flex-row lg:items-center">
+        <div className="flex items-center gap-2">
+          <label htmlFor="fleet-state" className="text-sm font-medium">
+            State
+          </label>
+          {/* A field fills its box: this box keeps the select narrow. */}
+          <div className="w-56">
+            <NativeSelect id="fleet-state" value={state ?? ''} onChange={(e) => filter((e.target.value || null) as FleetState | null)}>
+              <option value="">All states</option>
+              {FLEET_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {NODE_STATE_LABELS[s]}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
         </div>
+        <form
+          role="search"
+          className="flex flex-1 gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(draft.trim());
+            setPage(0);
+          }}
+        >
+          <Input
+            type="search"
+            aria-label="Search the fleet by owner, service, product or host"
+            placeholder="Owner, service, product or host..."
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <Button type="submit" variant="outline">
+            <Search className="size-4" aria-hidden="true" /> Search
+          </Button>
+        </form>
       </div>
       <QueryState query={fleet} loading="Loading the fleet..." failed="Failed to load the fleet." failedClassName="text-sm">
         {(data) =>
@@ -104,7 +128,11 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                     {COLUMNS.map((c) => {
                       const active = sort.by === c.sort;
                       return (
-                        <th key={c.sort} className="py-2 pr-4 font-medium" aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+                        <th
+                          key={c.sort}
+                          className="whitespace-nowrap py-2 pr-4 font-medium"
+                          aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                        >
                           <button type="button" className="inline-flex items-center gap-1 hover:text-foreground" onClick={() => sortBy(c)}>
                             {c.label}
                             {active &&
@@ -121,26 +149,27 @@ export function FleetView({ actions }: { actions: (row: FleetRow, refresh: () =>
                 <tbody className="divide-y divide-border">
                   {data.rows.map((r) => (
                     <tr key={r.service_id}>
-                      <td className="py-2 pr-4 font-medium">{r.name}</td>
-                      <td className="py-2 pr-4">
+                      {/* Names whole, each on one line (a hyphen is no place to break an address or a host): the table scrolls sideways instead. */}
+                      <td className="whitespace-nowrap py-2 pr-4 font-medium">{r.name}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">
                         <Link to={paths.adminUser(r.user_id)} className="text-primary hover:underline">
                           {r.email}
                         </Link>
                       </td>
-                      <td className="py-2 pr-4">{r.product}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">{r.product}</td>
                       <td className="py-2 pr-4">
                         <NodeStateBadge state={r.state} />
                         {reasonOf(r) && <p className="mt-1 max-w-xs break-words text-xs text-muted-foreground">{reasonOf(r)}</p>}
                       </td>
-                      <td className="py-2 pr-4">{r.host}</td>
-                      <td className="py-2 pr-4" title={r.last_seen_at ? f.dateTime(r.last_seen_at) : undefined}>
+                      <td className="whitespace-nowrap py-2 pr-4">{r.host}</td>
+                      <td className="whitespace-nowrap py-2 pr-4" title={r.last_seen_at ? f.dateTime(r.last_seen_at) : undefined}>
                         {r.last_seen_at ? seenAgo(f, r.last_seen_at) : 'Never'}
                       </td>
                       <td className="py-2 pr-4">{r.restarts_24h}</td>
                       <td className="whitespace-nowrap py-2 pr-4">
                         <MonthlyMargin value={r.monthly_margin} serviceState={r.service_state} />
                       </td>
-                      <td className="py-2 pr-4">{f.date(r.created_at)}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">{f.date(r.created_at)}</td>
                       <td className="py-2">
                         <div className="flex justify-end gap-2">{actions(r, refresh)}</div>
                       </td>

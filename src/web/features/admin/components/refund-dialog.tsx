@@ -11,6 +11,21 @@ import { useTouchedFields } from '@/lib/use-touched-fields';
 import { useRefundPurchase, type RefundOutcome } from '../api/refund-purchase';
 import type { UserPurchase } from '../api/get-user-purchases';
 
+/** The reason goes to the audit log and, when the refund leaves the balance below zero, to the customer's dashboard (migration 0050). */
+const REASON_LABEL = 'Reason (optional, for the audit log and the customer)';
+
+/** What the balance will be once the refund is booked; below zero, said as a warning with what it means for the customer. */
+function BalanceAfter({ after }: { after: number }) {
+  const f = useFormat();
+  if (after >= 0) return <p className="text-sm">After the refund, the balance will be {f.money(after)}.</p>;
+  return (
+    <p role="status" className="rounded-md border border-destructive/40 p-3 text-sm">
+      <span className="font-medium text-destructive">The balance will be {f.money(after)}.</span> The customer has spent part of this credit: their services
+      stop renewing until they add funds, and their dashboard shows them this refund and your reason.
+    </p>
+  );
+}
+
 /** What the provider did with a refund of `amount`, as a toast. */
 function announce(done: RefundOutcome, amount: string) {
   if (done.status === 'completed') toast.success('Refund made', `${amount} refunded. Credit note ${done.credit_note ?? ''} issued.`);
@@ -44,8 +59,12 @@ export function RetryRefundButton({ userId, purchase, amount }: { userId: string
   );
 }
 
-/** Admin › a purchase row › Refund: all or part of what is left, through the provider it was paid with. */
-export function RefundDialog({ userId, purchase }: { userId: string; purchase: UserPurchase }) {
+/**
+ * Admin › a purchase row › Refund: all or part of what is left, through the provider it was paid
+ * with. `balance` is the customer's now: the dialog says what the refund leaves, and warns before a
+ * refund takes back credit already spent.
+ */
+export function RefundDialog({ userId, purchase, balance }: { userId: string; purchase: UserPurchase; balance: number }) {
   const f = useFormat();
   const [open, setOpen] = useState(false);
   const label = `${f.money(purchase.amount)} of ${f.dateTime(purchase.created_at)}`;
@@ -61,12 +80,12 @@ export function RefundDialog({ userId, purchase }: { userId: string; purchase: U
         </Button>
       }
     >
-      {open && <RefundForm userId={userId} purchase={purchase} onDone={() => setOpen(false)} />}
+      {open && <RefundForm userId={userId} purchase={purchase} balance={balance} onDone={() => setOpen(false)} />}
     </Dialog>
   );
 }
 
-function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: UserPurchase; onDone: () => void }) {
+function RefundForm({ userId, purchase, balance, onDone }: { userId: string; purchase: UserPurchase; balance: number; onDone: () => void }) {
   const f = useFormat();
   const refund = useRefundPurchase(userId);
   const [amount, setAmount] = useState(purchase.refundable.toFixed(2));
@@ -107,7 +126,8 @@ function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: Us
         wrapper={track('amount')}
         onChange={(e) => setAmount(e.target.value)}
       />
-      <FormField id="refund-reason" label="Reason (optional, for the audit log)" error={shown('reason')} wrapper={track('reason')}>
+      {!problems.amount && <BalanceAfter after={Math.round((balance - value) * 100) / 100} />}
+      <FormField id="refund-reason" label={REASON_LABEL} error={shown('reason')} wrapper={track('reason')}>
         <Textarea
           id="refund-reason"
           maxLength={REFUND_REASON_MAX}

@@ -95,7 +95,7 @@ function Details({ userId, adminId, serviceActions }: Props) {
       <UserProfile user={u} self={u.id === adminId} onDeleted={() => void navigate(paths.admin)} />
       <UserServices services={u.services} actions={(s) => serviceActions(s, () => void queryClient.invalidateQueries({ queryKey: adminKeys.user(userId) }))} />
       <UserLedger query={ledger} page={ledgerPage} onPage={setLedgerPage} />
-      <UserPurchases userId={userId} query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
+      <UserPurchases userId={userId} balance={u.balance} query={purchases} page={purchasesPage} onPage={setPurchasesPage} />
       <UserEvents query={events} page={eventsPage} onPage={setEventsPage} />
     </div>
   );

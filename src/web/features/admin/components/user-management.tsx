@@ -16,7 +16,7 @@ import { TableScroll } from '@/components/ui/table-scroll';
 
 const PAGE_SIZE = 20;
 
-/** Users with server-side search by e-mail and pagination. */
+/** Users with server-side search by e-mail or full name, and pagination. */
 export function UserManagement() {
   const f = useFormat();
   const [draft, setDraft] = useState('');
@@ -42,7 +42,13 @@ export function UserManagement() {
           setPage(0);
         }}
       >
-        <Input type="search" aria-label="Search users by email" placeholder="Search by email..." value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <Input
+          type="search"
+          aria-label="Search users by email or name"
+          placeholder="Search by email or name..."
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
         <Button type="submit" variant="outline">
           <Search className="size-4" aria-hidden="true" /> Search
         </Button>
@@ -56,11 +62,11 @@ export function UserManagement() {
               <table className="w-full text-sm">
                 <thead className="text-left text-muted-foreground">
                   <tr>
-                    <th className="py-2 pr-4 font-medium">Email</th>
-                    <th className="py-2 pr-4 font-medium">Full name</th>
-                    <th className="py-2 pr-4 font-medium">Balance</th>
-                    <th className="py-2 pr-4 font-medium">Active services</th>
-                    <th className="py-2 pr-4 font-medium">Last login</th>
+                    <th className="whitespace-nowrap py-2 pr-4 font-medium">Email</th>
+                    <th className="whitespace-nowrap py-2 pr-4 font-medium">Full name</th>
+                    <th className="whitespace-nowrap py-2 pr-4 font-medium">Balance</th>
+                    <th className="whitespace-nowrap py-2 pr-4 font-medium">Active services</th>
+                    <th className="whitespace-nowrap py-2 pr-4 font-medium">Last login</th>
                     <th className="py-2 font-medium">
                       <span className="sr-only">Actions</span>
                     </th>
@@ -69,12 +75,13 @@ export function UserManagement() {
                 <tbody className="divide-y divide-border">
                   {data.rows.map((u) => (
                     <tr key={u.user_id}>
-                      <td className="py-2 pr-4 font-medium">
+                      {/* Names whole, each on one line: the table scrolls sideways instead. */}
+                      <td className="whitespace-nowrap py-2 pr-4 font-medium">
                         <Link to={paths.adminUser(u.user_id)} className="text-primary hover:underline">
                           {u.email}
                         </Link>
                       </td>
-                      <td className="py-2 pr-4">{u.full_name || 'Not provided'}</td>
+                      <td className="whitespace-nowrap py-2 pr-4">{u.full_name || 'Not provided'}</td>
                       <td className="whitespace-nowrap py-2 pr-4">
                         {f.money(u.balance)} <NegativeBalanceBadge balance={Number(u.balance)} />
                       </td>

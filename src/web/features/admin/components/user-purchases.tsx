@@ -22,11 +22,14 @@ const PROVIDERS: Record<string, string> = { paypal: 'PayPal', test: 'Test provid
  */
 export function UserPurchases({
   userId,
+  balance,
   query,
   page,
   onPage,
 }: {
   userId: string;
+  /** The user's balance now, for what a refund would leave. */
+  balance: number;
   query: UseQueryResult<Paged<UserPurchase>>;
   page: number;
   onPage: (page: number) => void;
@@ -65,7 +68,7 @@ export function UserPurchases({
                   <td className="py-2 pr-4">{p.refunded > 0 ? f.money(p.refunded) : '—'}</td>
                   <td className="space-x-2 whitespace-nowrap py-2 text-right">
                     {p.unanswered_refund !== null && <RetryRefundButton userId={userId} purchase={p} amount={p.unanswered_refund} />}
-                    {p.refundable > 0 && <RefundDialog userId={userId} purchase={p} />}
+                    {p.refundable > 0 && <RefundDialog userId={userId} purchase={p} balance={balance} />}
                   </td>
                 </tr>
               ))}

@@ -1,6 +1,6 @@
 import { TOP_UP_PRESETS, TOP_UP_STEP } from '@shared/constants';
 import { topUpSchema } from '@shared/validation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { InputField } from '@/components/ui/form-field';
@@ -10,11 +10,19 @@ import { useTouchedFields } from '@/lib/use-touched-fields';
 import { cn } from '@/lib/utils';
 import { usePurchaseCredits } from '../api/purchase-credits';
 
-/** Presets and a custom amount, one or the other (spec §2); paying goes to the provider's approval page. */
-export function AddFundsCard({ userId }: { userId: string }) {
+/**
+ * Presets and a custom amount, one or the other (spec §2); paying goes to the provider's approval
+ * page. `requested`: an amount a link asked for (a shortfall to cover), filled in as the custom
+ * amount, and the card brought into view.
+ */
+export function AddFundsCard({ userId, requested = null }: { userId: string; requested?: number | null }) {
   const f = useFormat();
-  const [preset, setPreset] = useState<number | null>(TOP_UP_PRESETS[1]);
-  const [custom, setCustom] = useState<string | null>(null);
+  const [preset, setPreset] = useState<number | null>(requested === null ? TOP_UP_PRESETS[1] : null);
+  const [custom, setCustom] = useState<string | null>(requested === null ? null : requested.toFixed(2));
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (requested !== null) card.current?.scrollIntoView({ block: 'center' });
+  }, [requested]);
   const purchase = usePurchaseCredits();
   const { isTouched, track } = useTouchedFields<'custom'>();
 
@@ -35,7 +43,7 @@ export function AddFundsCard({ userId }: { userId: string }) {
   };
 
   return (
-    <Card role="region" aria-labelledby="add-funds-heading">
+    <Card ref={card} role="region" aria-labelledby="add-funds-heading">
       <h2 id="add-funds-heading" className="text-lg font-semibold">
         Add Funds
       </h2>

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { NODE_POLL_MS } from './get-service';
 import { servicesKeys } from '@/lib/query-keys';
+import { utcDay } from '../uptime-days';
 
 /** One UTC day of a node's uptime (public.service_uptime). */
 export type UptimeDay = {
@@ -15,9 +16,6 @@ export type UptimeDay = {
   /** The longest time the node stayed online without a break within the day. */
   longest_streak_seconds: number;
 };
-
-/** The UTC day `daysAgo` days before `now`, as YYYY-MM-DD. */
-export const utcDay = (now: number, daysAgo = 0) => new Date(now - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 /** The last UPTIME_DAYS_SHOWN UTC days, today included; days without a row are simply absent. */
 export async function getServiceUptime(serviceId: string): Promise<UptimeDay[]> {

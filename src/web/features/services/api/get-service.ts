@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import type { Product, Service } from './types';
 import { servicesKeys } from '@/lib/query-keys';
+import { useBillingFollowsRefunds } from './use-billing-follows-refunds';
 
 /** The service page's node data is read again this often while the page is open (never on focus: the client's default). */
 export const NODE_POLL_MS = 30_000;
@@ -29,5 +30,7 @@ export const serviceQueryOptions = (serviceId: string) =>
   queryOptions({ queryKey: servicesKeys.detail(serviceId), queryFn: () => getService(serviceId), refetchInterval: NODE_POLL_MS, staleTime: 0 });
 
 export function useService(serviceId: string) {
-  return useQuery(serviceQueryOptions(serviceId));
+  const query = useQuery(serviceQueryOptions(serviceId));
+  useBillingFollowsRefunds(query.data ? [query.data.service] : undefined);
+  return query;
 }

@@ -4,6 +4,7 @@ import { displayStatus, isChanging } from '../service-status';
 import { NODE_POLL_MS } from './get-service';
 import type { Service } from './types';
 import { servicesKeys } from '@/lib/query-keys';
+import { useBillingFollowsRefunds } from './use-billing-follows-refunds';
 
 /**
  * Poll while something changes on the server side (install, delete) so statuses move without a
@@ -28,5 +29,7 @@ export const servicesQueryOptions = () =>
   });
 
 export function useServices() {
-  return useQuery(servicesQueryOptions());
+  const query = useQuery(servicesQueryOptions());
+  useBillingFollowsRefunds(query.data);
+  return query;
 }

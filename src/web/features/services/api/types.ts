@@ -17,8 +17,8 @@ export type Service = {
   is_deleted: boolean;
   /** The one state the booleans above are derived from; absent from older answers. */
   state?: ServiceState | null;
-  /** The engine's reason, while the state is failed. */
-  provisioning_error?: string | null;
+  /** Why its installation failed, while the state is failed: a cause, in words by installFailureText (the engine's reason is the admins'). */
+  failure_cause?: string | null;
   /** The node monitor's last word on a live service's node; null when there is no node to watch (installing, failed, deleting). */
   node_state?: NodeState | null;
   /** When a suspended service is terminated unless it is paid for; null otherwise. */
@@ -33,6 +33,11 @@ export type Service = {
   location?: string | null;
   /** Its owner's word: renew at the end of each paid period (true, the default), or end there. Absent from older answers: true. */
   auto_renew?: boolean | null;
+  /**
+   * What came back to the balance when this installation failed (numeric, as the API sends it);
+   * null unless it failed and had been charged. A Retry of it charges the plan's price again.
+   */
+  install_refund?: number | string | null;
 };
 
 export type Product = {

@@ -1,12 +1,12 @@
 import { KEY_MASK_VISIBLE } from '@shared/constants';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { apiKeySchema, keyLabel, messages, parseProperties, serviceNameSchema } from '@shared/validation';
+import { keyLabel, messages, newKeySchema, parseProperties, serviceNameSchema } from '@shared/validation';
 import { KeyRound, Pencil } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { Dialog, type DialogControl } from '@/components/ui/dialog';
 import { InputField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { serverRefusal } from '@/lib/error-text';
@@ -18,18 +18,23 @@ import { useUpdateService, type ServiceUpdates } from '../api/update-service';
 import { maskKey } from '../service-status';
 
 /** "Change key": the creation rules of the service's plan, then the server hands the new key to the node. */
-export function ChangeKeyDialog({ service }: { service: Service }) {
+export function ChangeKeyDialog({ service, control }: { service: Service; control?: DialogControl }) {
   return (
-    <EditDialog title="Change key" description="The node is restarted with the new key." icon={<KeyRound className="size-4" aria-hidden="true" />}>
+    <EditDialog
+      title="Change key"
+      description="The node is restarted with the new key."
+      icon={<KeyRound className="size-4" aria-hidden="true" />}
+      control={control}
+    >
       {(done) => <ChangeKeyForm service={service} onDone={done} />}
     </EditDialog>
   );
 }
 
 /** "Rename": the creation rules for names; the node is untouched. */
-export function RenameServiceDialog({ service }: { service: Service }) {
+export function RenameServiceDialog({ service, control }: { service: Service; control?: DialogControl }) {
   return (
-    <EditDialog title="Rename" description={`Give ${service.name} a new name.`} icon={<Pencil className="size-4" aria-hidden="true" />}>
+    <EditDialog title="Rename" description={`Give ${service.name} a new name.`} icon={<Pencil className="size-4" aria-hidden="true" />} control={control}>
       {(done) => <RenameForm service={service} onDone={done} />}
     </EditDialog>
   );
@@ -39,14 +44,19 @@ function EditDialog({
   title,
   description,
   icon,
+  control,
   children,
 }: {
   title: string;
   description: string;
   icon: ReactNode;
+  /** Opened from a menu (the service page's), with no button of its own. */
+  control?: DialogControl;
   children: (done: () => void) => ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
+  const [ownOpen, setOwnOpen] = useState(false);
+  const open = control ? control.open : ownOpen;
+  const setOpen = control ? control.onOpenChange : setOwnOpen;
   return (
     <Dialog
       open={open}
@@ -55,10 +65,13 @@ function EditDialog({
       description={description}
       // The dialog's own first focus is no visit: a field speaks only once a person has left it.
       initialFocus="dialog"
+      returnFocus={control?.returnFocus}
       trigger={
-        <Button variant="outline">
-          {icon} {title}
-        </Button>
+        !control && (
+          <Button variant="outline">
+            {icon} {title}
+          </Button>
+        )
       }
     >
       {/* Mounted only while open, so each opening starts from an empty form. */}
@@ -94,7 +107,8 @@ function ChangeKeyForm({ service, onDone }: { service: Service; onDone: () => vo
   const properties = parseProperties(props.data);
   const form = useForm<{ apiKey: string }>({
     // react-hook-form reads its options at each render, so the rules are those of the properties loaded.
-    resolver: zodResolver(z.object({ apiKey: apiKeySchema(properties) })),
+    // The service's own key again is refused here, as the server refuses it: nothing would change.
+    resolver: zodResolver(z.object({ apiKey: newKeySchema(properties, service.api_key) })),
     // Save waits for a valid key, so the field speaks once it has been left.
     mode: 'onTouched',
     defaultValues: { apiKey: '' },

@@ -3,7 +3,7 @@ import { MONTHLY_INTERVAL, EXTEND_QUARTER_MONTHS } from '@shared/constants';
 import { CalendarPlus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { Dialog, type DialogControl } from '@/components/ui/dialog';
 import { FormField, invalidProps } from '@/components/ui/form-field';
 import { NativeSelect } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
@@ -16,21 +16,27 @@ import type { Product, Service } from '../api/types';
 
 type Props = { service: Service; product: Product; blocked: string | null };
 
-export function ExtendServiceDialog(props: Props) {
-  const [open, setOpen] = useState(false);
+/** With `control` it is opened from a menu (the service page's) and has no button of its own. */
+export function ExtendServiceDialog({ control, ...props }: Props & { control?: DialogControl }) {
+  const [ownOpen, setOwnOpen] = useState(false);
+  const open = control ? control.open : ownOpen;
+  const setOpen = control ? control.onOpenChange : setOwnOpen;
   const { service, blocked } = props;
   return (
     <>
-      <Tooltip content={blocked}>
-        <Button variant="outline" size="sm" disabled={!!blocked} aria-label={`Extend ${service.name}`} onClick={() => setOpen(true)}>
-          <CalendarPlus className="size-4" aria-hidden="true" /> Extend
-        </Button>
-      </Tooltip>
+      {!control && (
+        <Tooltip content={blocked}>
+          <Button variant="outline" size="sm" disabled={!!blocked} aria-label={`Extend ${service.name}`} onClick={() => setOpen(true)}>
+            <CalendarPlus className="size-4" aria-hidden="true" /> Extend
+          </Button>
+        </Tooltip>
+      )}
       <Dialog
         open={open}
         onOpenChange={setOpen}
         title={`Extend ${service.name}`}
         description="Add months to the paid period; the charge comes from your balance."
+        returnFocus={control?.returnFocus}
       >
         {open && <ExtendForm {...props} onDone={() => setOpen(false)} />}
       </Dialog>

@@ -5,11 +5,14 @@ import { paths } from '@/config/paths';
 import { useFormat } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Product, Service } from '../api/types';
-import { blockedReason, displayStatus } from '../service-status';
+import { blockedReason, displayStatus, retryCharge } from '../service-status';
 import { DeleteServiceDialog } from './delete-service-dialog';
 import { ExtendServiceDialog } from './extend-service-dialog';
+import { FailureNote } from './failure-note';
 import { MaskedKey } from './masked-key';
 import { NodeStatus } from './node-status';
+import { RefundedNote } from './refunded-note';
+import { RenewalTopUp } from './renewal-top-up';
 import { RetryInstallButton } from './retry-install-button';
 import { RenewalBadge, StatusBadge } from './status-badges';
 
@@ -44,22 +47,21 @@ export function ServiceCard({
           </h2>
           <StatusBadge status={status} terminatesAt={service.terminates_at} queued={service.install_queued === true} />
           <NodeStatus service={service} />
-          <RenewalBadge renewsAt={service.renews_at} autoRenew={service.auto_renew !== false} />
+          {/* A failed installation has no paid period: its charge came back, or it waits for the node's first run. */}
+          {status !== 'failed' && <RenewalBadge renewsAt={service.renews_at} autoRenew={service.auto_renew !== false} />}
         </div>
         <p className="text-xs text-muted-foreground">
           {product?.name ?? 'Custom Service'} · Created {f.date(service.created_at)}
-          {service.renews_at && !Number.isNaN(Date.parse(service.renews_at)) && <> · Paid until {f.date(service.renews_at)}</>}
+          {status !== 'failed' && service.renews_at && !Number.isNaN(Date.parse(service.renews_at)) && <> · Paid until {f.date(service.renews_at)}</>}
         </p>
         {service.description && <p className="text-sm">{service.description}</p>}
-        {status === 'failed' && service.provisioning_error && (
-          <p className="break-words rounded-md border border-destructive/40 p-2 text-sm">
-            <span className="font-medium text-destructive">Reason:</span> {service.provisioning_error}
-          </p>
-        )}
+        {status === 'failed' && <FailureNote service={service} />}
+        {status === 'failed' && <RefundedNote service={service} />}
+        {status === 'suspended' && <RenewalTopUp service={service} price={product?.price} />}
         <MaskedKey value={service.api_key} label={keyLabel} />
       </div>
       <div className="flex shrink-0 gap-2">
-        {status === 'failed' && <RetryInstallButton service={service} />}
+        {status === 'failed' && <RetryInstallButton service={service} charge={retryCharge(service, product)} />}
         {product && service.renews_at && <ExtendServiceDialog service={service} product={product} blocked={blockedReason(status, 'extend')} />}
         <DeleteServiceDialog service={service} userEmail={userEmail} blocked={blockedReason(status, 'delete')} />
       </div>

@@ -1,4 +1,4 @@
-import { durationText } from '@shared/node-health';
+import { durationText, thresholdDayText, thresholdProgressText } from '@shared/node-health';
 import { locationName } from '@shared/machine-locations';
 import { parseProperties } from '@shared/validation';
 import { ArrowLeft } from 'lucide-react';
@@ -12,20 +12,23 @@ import { Seo } from '@/lib/seo';
 import { useRestartCount } from '../api/get-restart-count';
 import { useService } from '../api/get-service';
 import { useServiceEvents } from '../api/get-service-events';
-import { useServiceUptime, utcDay, type UptimeDay } from '../api/get-service-uptime';
+import { useServiceUptime, type UptimeDay } from '../api/get-service-uptime';
 import type { Service } from '../api/types';
 import { serviceEventText } from '@shared/service-events';
-import { blockedReason, canSetAutoRenew, displayStatus, isServiceId } from '../service-status';
+import { canSetAutoRenew, displayStatus, isServiceId, retryCharge } from '../service-status';
+import { utcDay } from '../uptime-days';
 import { AutoRenewSwitch } from './auto-renew-switch';
-import { DeleteServiceDialog } from './delete-service-dialog';
-import { ChangeKeyDialog, RenameServiceDialog } from './edit-service-dialogs';
-import { ExtendServiceDialog } from './extend-service-dialog';
+import { FailureNote } from './failure-note';
 import { MaskedKey } from './masked-key';
 import { NodeStatus } from './node-status';
 import { ServicePowerActions } from './power-actions';
+import { RefundedNote } from './refunded-note';
+import { RenewalTopUp } from './renewal-top-up';
 import { RetryInstallButton } from './retry-install-button';
+import { ServiceActionsMenu } from './service-actions-menu';
 import { RenewalBadge, StatusBadge } from './status-badges';
 import { UptimeChart } from './uptime-chart';
+import { UsageCharts } from './usage-charts';
 
 const backLink = (
   <Link to={paths.dashboardServices} className="inline-flex items-center gap-1 text-sm text-primary hover:underline">
@@ -78,6 +81,40 @@ function Streaks({ service, today, asOf }: { service: Service; today: UptimeDay 
   );
 }
 
+/**
+ * A network with a daily threshold (Playa3ull's): today's progress toward it, since a node can
+ * still reach it or fall short before midnight UTC, and yesterday's verdict, the day being over.
+ */
+function ThresholdProgress({ days, threshold, asOf, createdAt }: { days: UptimeDay[]; threshold: number; asOf: number; createdAt: string }) {
+  const online = days.find((d) => d.day === utcDay(asOf))?.seconds_online ?? 0;
+  const yesterday = utcDay(asOf, 1);
+  const row = days.find((d) => d.day === yesterday);
+  // Yesterday is told only if the service existed then.
+  const existed = utcDay(Date.parse(createdAt) || 0) <= yesterday;
+  const progress = thresholdProgressText(online, threshold);
+  return (
+    <div className="mt-2 space-y-2 text-sm">
+      <div
+        role="progressbar"
+        aria-label="Toward today's reward threshold"
+        aria-valuemin={0}
+        aria-valuemax={threshold}
+        aria-valuenow={Math.min(online, threshold)}
+        aria-valuetext={progress}
+        className="h-2 overflow-hidden rounded-full bg-muted"
+      >
+        <div className="h-full rounded-full bg-primary" style={{ width: `${Math.min(online / threshold, 1) * 100}%` }} />
+      </div>
+      <p>{progress}</p>
+      {existed && (
+        <p className="text-muted-foreground">
+          Yesterday: {row?.meets_threshold != null ? thresholdDayText(row.seconds_online, threshold, row.meets_threshold) : 'no data'}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function Details({ serviceId, userEmail, logs }: Props) {
   const f = useFormat();
   const navigate = useNavigate();
@@ -120,45 +157,41 @@ function Details({ serviceId, userEmail, logs }: Props) {
     <div className="space-y-6">
       {title(serviceId, svc.name)}
       {backLink}
-      <Card role="region" aria-labelledby="service-heading" className="flex flex-col gap-4 md:flex-row md:items-start">
+      {/* NOTE: the tighter padding on a phone only (sm:p-6 above it, in a media query of its own, so no clash):
+          it is what lets the actions' row fit 390 px. */}
+      <Card compact role="region" aria-labelledby="service-heading" className="flex flex-col gap-4 sm:p-6 lg:flex-row lg:items-start">
         <div className="min-w-0 flex-1 space-y-2">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 id="service-heading" className="truncate text-xl font-semibold">
+            {/* Whole, on as many lines as it takes: the page is about this service. */}
+            <h2 id="service-heading" className="min-w-0 text-xl font-semibold wrap-anywhere">
               {svc.name}
             </h2>
             <StatusBadge status={status} terminatesAt={svc.terminates_at} queued={svc.install_queued === true} />
             <NodeStatus service={svc} />
-            <RenewalBadge renewsAt={svc.renews_at} autoRenew={svc.auto_renew !== false} />
+            {/* A failed installation has no paid period: its charge came back, or it waits for the node's first run. */}
+            {status !== 'failed' && <RenewalBadge renewsAt={svc.renews_at} autoRenew={svc.auto_renew !== false} />}
           </div>
           <p className="text-xs text-muted-foreground">
             {product?.name ?? 'Custom Service'} · Created {f.date(svc.created_at)}
-            {svc.renews_at && !Number.isNaN(Date.parse(svc.renews_at)) && <> · Paid until {f.date(svc.renews_at)}</>}
+            {status !== 'failed' && svc.renews_at && !Number.isNaN(Date.parse(svc.renews_at)) && <> · Paid until {f.date(svc.renews_at)}</>}
             {svc.location && <> · Runs in {locationName(svc.location)}</>}
           </p>
           {/* Only a renewing plan's dated service has a renewal to turn off (set_service_auto_renew says the same). */}
           {svc.renews_at && product?.renew_interval && canSetAutoRenew(status) && <AutoRenewSwitch service={svc} />}
           {svc.description && <p className="text-sm">{svc.description}</p>}
-          {status === 'failed' && svc.provisioning_error && (
-            <p className="break-words rounded-md border border-destructive/40 p-2 text-sm">
-              <span className="font-medium text-destructive">Reason:</span> {svc.provisioning_error}
-            </p>
-          )}
+          {status === 'failed' && <FailureNote service={svc} />}
+          {status === 'failed' && <RefundedNote service={svc} />}
+          {status === 'suspended' && <RenewalTopUp service={svc} price={product?.price} />}
           <MaskedKey value={svc.api_key} label={keyLabel} />
         </div>
-        {/* Wraps: the service's actions are a growing row (Logs, Retry, Extend, Delete, and more to come). */}
-        <div className="flex shrink-0 flex-wrap gap-2 md:max-w-xs md:justify-end">
+        {/* One row: the everyday actions, then the rest behind More actions (issue 36, item 7). Below 640 px
+            their icons make way (as in the Logs dialog) so that the row fits a phone; the menu's button keeps
+            its own, its only content. It wraps only where a font far wider than ours would push it out of the card. */}
+        <div className="flex shrink-0 flex-wrap items-start gap-2 lg:justify-end max-sm:[&_button:not([aria-haspopup=menu])>svg]:hidden">
           <ServicePowerActions service={svc} status={status} />
           {logs(svc)}
-          {!svc.is_deleting && <RenameServiceDialog service={svc} />}
-          {!svc.is_deleting && <ChangeKeyDialog service={svc} />}
-          {status === 'failed' && <RetryInstallButton service={svc} />}
-          {product && svc.renews_at && <ExtendServiceDialog service={svc} product={product} blocked={blockedReason(status, 'extend')} />}
-          <DeleteServiceDialog
-            service={svc}
-            userEmail={userEmail}
-            blocked={blockedReason(status, 'delete')}
-            onDeleted={() => navigate(paths.dashboardServices)}
-          />
+          {status === 'failed' && <RetryInstallButton service={svc} charge={retryCharge(svc, product)} />}
+          <ServiceActionsMenu service={svc} product={product} status={status} userEmail={userEmail} onDeleted={() => navigate(paths.dashboardServices)} />
         </div>
       </Card>
 
@@ -169,7 +202,7 @@ function Details({ serviceId, userEmail, logs }: Props) {
           {rule === 'continuous' ? (
             <Streaks service={svc} today={todayRow} asOf={uptime.dataUpdatedAt} />
           ) : (
-            <p className="mt-1 text-sm">{todayRow?.meets_threshold ? 'Reward threshold met today' : 'Reward threshold not met today'}</p>
+            threshold !== null && <ThresholdProgress days={uptime.data} threshold={threshold} asOf={uptime.dataUpdatedAt} createdAt={svc.created_at} />
           )}
         </Card>
         <Card role="group" aria-label="Restarts">
@@ -184,7 +217,14 @@ function Details({ serviceId, userEmail, logs }: Props) {
         <h3 id="uptime-heading" className="mb-4 text-lg font-semibold">
           Uptime
         </h3>
-        <UptimeChart days={uptime.data} threshold={threshold} asOf={uptime.dataUpdatedAt} />
+        <UptimeChart days={uptime.data} threshold={threshold} asOf={uptime.dataUpdatedAt} createdAt={svc.created_at} />
+      </Card>
+
+      <Card role="region" aria-labelledby="usage-heading">
+        <h3 id="usage-heading" className="mb-4 text-lg font-semibold">
+          Usage
+        </h3>
+        <UsageCharts serviceId={svc.id} />
       </Card>
 
       <Card role="region" aria-labelledby="events-heading">

@@ -1,44 +1,55 @@
-import { durationText, UPTIME_DAYS_SHOWN } from '@shared/node-health';
+import { thresholdText, UPTIME_DAYS_SHOWN } from '@shared/node-health';
+import { useFormat } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { utcDay, type UptimeDay } from '../api/get-service-uptime';
+import type { UptimeDay } from '../api/get-service-uptime';
+import { uptimeSlots, type UptimeSlot } from '../uptime-days';
 
 const DAY_SECONDS = 86_400;
 const percentOfDay = (seconds: number) => `${(Math.min(seconds, DAY_SECONDS) / DAY_SECONDS) * 100}%`;
+// A few minutes online are a fraction of a pixel: a minute or more (what the label can say) shows at least this much.
+const MIN_BAR = '3px';
+
+const fillColour = (s: UptimeSlot) =>
+  // Today has no verdict yet (the day is not over), nor has a network without a daily threshold.
+  s.today || s.row?.meets_threshold === null ? 'bg-primary' : s.row?.meets_threshold ? 'bg-green-600' : 'bg-yellow-500';
 
 /**
- * The last UPTIME_DAYS_SHOWN UTC days as bars (seconds online / a day), with the reward threshold
- * as a dashed line. Each bar is an image named by its day and value, so a screen reader reads the
- * days one by one; a day without samples is an empty, dashed slot.
+ * The service's last UPTIME_DAYS_SHOWN UTC days, from the day it was created, as bars (seconds
+ * online / a day), with the reward threshold as a dashed line. Each bar is an image named by its
+ * day in the customer's format and its value, so a screen reader reads the days one by one; a day
+ * without samples is an empty, dashed slot, and today is outlined, so that it shows before the
+ * node has been online long.
  */
-export function UptimeChart({ days, threshold, asOf }: { days: UptimeDay[]; threshold: number | null; asOf: number }) {
-  const byDay = new Map(days.map((d) => [d.day, d]));
-  const slots = Array.from({ length: UPTIME_DAYS_SHOWN }, (_, i) => {
-    const day = utcDay(asOf, UPTIME_DAYS_SHOWN - 1 - i);
-    const row = byDay.get(day);
-    if (!row) return { day, row, label: `${day}: no data` };
-    const verdict = row.meets_threshold === null ? '' : row.meets_threshold ? ', threshold met' : ', threshold not met';
-    return { day, row, label: `${day}: ${durationText(row.seconds_online)} online${verdict}` };
-  });
+export function UptimeChart({ days, threshold, asOf, createdAt }: { days: UptimeDay[]; threshold: number | null; asOf: number; createdAt: string }) {
+  const f = useFormat();
+  const { slots, offset } = uptimeSlots(days, { asOf, createdAt, f });
+  const first = slots[0]!;
   return (
     <figure className="space-y-2">
-      <figcaption className="text-sm text-muted-foreground">Time online per UTC day, last {UPTIME_DAYS_SHOWN} days</figcaption>
+      <figcaption className="text-sm text-muted-foreground">
+        {offset === 0 ? `Time online per UTC day, last ${UPTIME_DAYS_SHOWN} days` : `Time online per UTC day, since ${f.day(first.day)}`}
+      </figcaption>
       <div className="relative h-40">
         <div className="flex h-full items-end gap-0.5 sm:gap-1">
-          {slots.map(({ day, row, label }) => (
+          {/* The days before the service existed keep their places, empty, so that a day sits where it will sit tomorrow. */}
+          {offset > 0 && <div aria-hidden="true" className="h-full" style={{ flexGrow: offset, flexBasis: 0 }} />}
+          {slots.map((s) => (
             <div
-              key={day}
+              key={s.day}
               role="img"
-              aria-label={label}
-              title={label}
-              className={cn('relative h-full min-w-0 flex-1 rounded-sm', row ? 'bg-muted' : 'border border-dashed border-border')}
+              aria-label={s.label}
+              title={s.label}
+              data-today={s.today || undefined}
+              className={cn(
+                'relative h-full min-w-0 flex-1 rounded-sm',
+                s.row ? 'bg-muted' : 'border border-dashed border-border',
+                s.today && 'outline outline-2 outline-offset-1 outline-primary',
+              )}
             >
-              {row && (
+              {s.row && s.row.seconds_online >= 60 && (
                 <div
-                  className={cn(
-                    'absolute inset-x-0 bottom-0 rounded-sm',
-                    row.meets_threshold === null ? 'bg-primary' : row.meets_threshold ? 'bg-green-600' : 'bg-yellow-500',
-                  )}
-                  style={{ height: percentOfDay(row.seconds_online) }}
+                  className={cn('absolute inset-x-0 bottom-0 rounded-sm', fillColour(s))}
+                  style={{ height: `max(${percentOfDay(s.row.seconds_online)}, ${MIN_BAR})` }}
                 />
               )}
             </div>
@@ -53,12 +64,15 @@ export function UptimeChart({ days, threshold, asOf }: { days: UptimeDay[]; thre
           />
         )}
       </div>
-      <div className="flex justify-between text-xs text-muted-foreground" aria-hidden="true">
-        <span>{slots[0]!.day}</span>
-        <span>Today</span>
+      {/* Under the bars they name: the first day shown from its own place, today at the end. */}
+      <div className="flex justify-end text-xs text-muted-foreground" aria-hidden="true">
+        <div className="flex min-w-max justify-between gap-2" style={{ width: `${(slots.length / UPTIME_DAYS_SHOWN) * 100}%` }}>
+          {!first.today && <span>{f.shortDay(first.day)}</span>}
+          <span>Today</span>
+        </div>
       </div>
       {threshold !== null && (
-        <p className="text-xs text-muted-foreground">The dashed line is the reward threshold: {durationText(threshold)} online per UTC day.</p>
+        <p className="text-xs text-muted-foreground">The dashed line is the reward threshold: {thresholdText(threshold)} online per UTC day.</p>
       )}
     </figure>
   );
