@@ -278,3 +278,25 @@ it('hands a running node a new key: a new secret, a new container reading it, an
   expect(ours('service', id)).toEqual([]);
   expect(ours('secret', id)).toEqual([]);
 });
+
+it('samples its running nodes in turns when the budget does not cover them all, two list calls and one stats call each', async () => {
+  const [a, b] = [newId(), newId()];
+  for (const id of [a, b]) await driver.install(spec(id));
+  for (const id of [a, b]) expect(await healthUntil(id, 'running')).toMatchObject({ state: 'running' });
+  // Three calls: the services, the containers, and one node's stats. Whatever else of ours runs on
+  // this engine, the node sampled longest ago goes next, so both come within a few sweeps.
+  const seen = new Set<string>();
+  const sweeps = await sampleUntil(
+    async () => {
+      const got = await driver.usage({ calls: 3, deadline: AbortSignal.timeout(30_000) });
+      expect(got.length).toBeLessThanOrEqual(1);
+      for (const u of got) seen.add(u.serviceId);
+      return seen;
+    },
+    (s) => s.has(a) && s.has(b),
+  );
+  expect([...sweeps].filter((id) => id === a || id === b).sort()).toEqual([a, b].sort());
+  // Two calls leave none for stats: nothing is sampled.
+  expect(await driver.usage({ calls: 2, deadline: AbortSignal.timeout(30_000) })).toEqual([]);
+  for (const id of [a, b]) await driver.uninstall(id);
+});

@@ -140,3 +140,30 @@ it("redacts the key from the node's logs in every form it prints, and tells anot
   expect((await stranger.client.from('service_uptime').select('*').eq('service_id', id)).data).toEqual([]);
   expect((await stranger.client.from('service_events').select('id').eq('service_id', id)).data).toEqual([]);
 });
+
+it("records a running node's CPU and memory from the engine, which its owner reads and another user cannot (issue 36, item 2)", async () => {
+  const id = await activeNode('measured', MASTER_NODE, LICENCE_KEY);
+  type Point = { cpu_percent: number; memory_mib: number; memory_limit_mib: number | null };
+  const points = await waitFor(
+    'a usage point from the engine',
+    async () => {
+      await sweepNodes(deps);
+      const { data, error } = await owner.client.rpc('service_usage', { p_service_id: id, p_range: '24h' });
+      if (error) throw new Error(error.message);
+      return (data as Point[]).length > 0 && (data as Point[]);
+    },
+    60_000,
+  );
+  const { mb } = (await sql<{ mb: number }>('select node_memory_mb as mb from public.products where id = $1', [MASTER_NODE]))[0]!;
+  const p = points.at(-1)!;
+  // The busybox node idles: some memory, a little CPU at most, within the limits Swarm was given.
+  expect(p.memory_limit_mib).toBe(mb);
+  expect(p.memory_mib > 0 && p.memory_mib <= mb, `${p.memory_mib} MiB of ${mb}`).toBe(true);
+  expect(p.cpu_percent >= 0 && p.cpu_percent <= 100, `${p.cpu_percent}% of its CPU limit`).toBe(true);
+  const hours = (await owner.client.rpc('service_usage', { p_service_id: id, p_range: '30d' })).data as Point[];
+  expect(hours.length).toBeGreaterThanOrEqual(1);
+
+  const theirs = await stranger.client.rpc('service_usage', { p_service_id: id, p_range: '24h' });
+  expect(theirs.status).toBe(404);
+  expect(theirs.error?.message).toBe('Service not found');
+});

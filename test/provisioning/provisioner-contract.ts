@@ -158,6 +158,41 @@ export function describeProvisioner(name: string, setup: () => Promise<ContractS
       }
     });
 
+    it('samples what a running node uses, within its limits, and nothing of a stopped node or of one that is not there', async () => {
+      const [running, stopped, removed] = [newId(), newId(), newId()];
+      for (const id of [running, stopped, removed]) await c.driver.install(c.spec(id));
+      await c.driver.stop(stopped);
+      await c.driver.uninstall(removed);
+      await observeUntil(c.driver, running, (o) => o?.state === 'online', opts.runTimeoutMs);
+      const budget = () => ({ calls: 100, deadline: AbortSignal.timeout(30_000) });
+      // The engine's first reading of a container that has just started may lack the one before it.
+      const sample = await readUntil(
+        async () => (await c.driver.usage(budget())).find((u) => u.serviceId === running),
+        (u) => u !== undefined,
+        opts.runTimeoutMs,
+        200,
+      );
+      const limit = c.spec(running).memoryMb * 1024 * 1024;
+      expect(sample).toEqual({
+        serviceId: running,
+        run: expect.any(String),
+        cpuPercent: expect.any(Number),
+        memoryBytes: expect.any(Number),
+        memoryLimitBytes: limit,
+        rxBytes: sample?.rxBytes === null ? null : expect.any(Number),
+        txBytes: sample?.txBytes === null ? null : expect.any(Number),
+      });
+      expect(sample!.cpuPercent >= 0 && sample!.cpuPercent <= 100, `${sample!.cpuPercent}% of its CPU limit`).toBe(true);
+      expect(sample!.memoryBytes > 0 && sample!.memoryBytes <= limit, `${sample!.memoryBytes} bytes of ${limit}`).toBe(true);
+      const all = await c.driver.usage(budget());
+      expect(all.filter((u) => u.serviceId === stopped || u.serviceId === removed)).toEqual([]);
+      expect(new Set(all.map((u) => u.serviceId)).size).toBe(all.length);
+      const own = new Set((await c.driver.list()).map((n) => n.serviceId));
+      for (const u of all) expect(own.has(u.serviceId), `${u.serviceId} is the driver's`).toBe(true);
+      // Past its deadline, it makes no call and answers none.
+      expect(await c.driver.usage({ calls: 100, deadline: AbortSignal.abort() })).toEqual([]);
+    });
+
     it('hands a running node a new key in a new run, keeps a stopped one stopped, and creates nothing for a node that is not there', async () => {
       const [running, stopped, missing] = [newId(), newId(), newId()];
       await c.driver.install(c.spec(running));

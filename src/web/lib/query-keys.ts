@@ -28,7 +28,7 @@ export const servicesKeys = {
   /** The signed-in user's services; also the prefix of each one's own queries. */
   list: () => ['services'] as const,
   detail: (serviceId: string) => [...servicesKeys.list(), serviceId] as const,
-  of: (serviceId: string, what: 'restarts' | 'events' | 'uptime' | 'power') => [...servicesKeys.detail(serviceId), what] as const,
+  of: (serviceId: string, what: 'restarts' | 'events' | 'uptime' | 'power' | 'usage-24h' | 'usage-30d') => [...servicesKeys.detail(serviceId), what] as const,
   unused: () => ['unused-services'] as const,
   unusedOf: (userId: string) => [...servicesKeys.unused(), userId] as const,
   nextPayment: (fingerprint: string) => ['next-payment', fingerprint] as const,
@@ -44,6 +44,7 @@ export const nodesKeys = {
 export const billingKeys = {
   all: ['billing'] as const,
   balance: (userId: string) => [...billingKeys.all, 'balance', userId] as const,
+  negativeBalance: (userId: string) => [...billingKeys.all, 'negative-balance', userId] as const,
   purchases: (userId: string) => [...billingKeys.all, 'purchases', userId] as const,
   transactions: (userId: string) => [...billingKeys.all, 'transactions', userId] as const,
   ledgerPage: (userId: string, q: object, limit: number, offset: number) => [...billingKeys.all, 'ledger', userId, q, limit, offset] as const,

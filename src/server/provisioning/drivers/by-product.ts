@@ -49,5 +49,7 @@ export function createProductRouter(db: Database, drivers: Drivers): Provisioner
     logs: async (id, tail) => (await (await driverOf(id))?.logs(id, tail)) ?? [],
     list: async () => (await Promise.all(all.map((d) => d.list()))).flat(),
     observe: async () => (await Promise.all(all.map((d) => d.observe()))).flat(),
+    // Only Swarm's engine calls count against the budget: the machine driver answers none (decisions/040).
+    usage: async (budget) => (await Promise.all(all.map((d) => d.usage(budget)))).flat(),
   };
 }

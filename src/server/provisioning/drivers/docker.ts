@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import type { EngineNode, NodeHealth, NodeObservation, NodeSpec, NodeStatus, Provisioner } from '../provisioner';
+import type { EngineNode, NodeHealth, NodeObservation, NodeSpec, NodeStatus, NodeUsage, Provisioner, UsageBudget } from '../provisioner';
 import { logLines } from './docker-logs';
 import { registryAuthFor } from './registry-auth';
 
@@ -28,6 +28,11 @@ const STARTING_STATES = new Set(['new', 'pending', 'assigned', 'accepted', 'prep
 const RESTART_DELAY_NS = 5_000_000_000;
 /** How long the engine may take to send a node's logs: Swarm's log answer can hang (moby/moby#38640, docker/cli#4678). */
 const LOGS_TIMEOUT_MS = 15_000;
+
+/** A usage sample's calls before the stats: the services (their CPU limits) and the running containers. */
+const USAGE_LIST_CALLS = 2;
+/** Stats calls at a time: the engine takes about a second over each, measuring CPU over an interval. */
+const STATS_AT_ONCE = 8;
 
 /** How a host's engine says it has no image and could not pull it (Swarm's task error). */
 const NOT_PULLED = /No such image|pull access denied|manifest unknown|unauthorized|denied: /i;
@@ -104,6 +109,45 @@ export function observeService(svc: Docker.Service, tasks: Task[], hostnames: Re
   const onItsWay = next && ((STARTING_STATES.has(next.Status?.State ?? '') && !next.Status?.Err) || endedByItself(next));
   if (onItsWay) return { ...observation, state: 'restarting', reason: reasonOf(ended) ?? reasonOf(next) ?? null };
   return { ...observation, state: 'offline', reason: reasonOf(next ?? newest[0]) ?? null };
+}
+
+/** What usageOf reads of a container's stats (GET /containers/{id}/stats?stream=false). */
+type CpuStats = { cpu_usage?: { total_usage?: number; percpu_usage?: number[] }; system_cpu_usage?: number; online_cpus?: number };
+export type ContainerStats = {
+  cpu_stats?: CpuStats;
+  precpu_stats?: CpuStats;
+  memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number | undefined> };
+  networks?: Record<string, { rx_bytes?: number; tx_bytes?: number }>;
+};
+
+/**
+ * A container's stats as a usage sample, as `docker stats` reads them: CPU from the engine's two
+ * readings a moment apart, as a share of `cpus` (the node's limit in cores; its host's when it has
+ * none); memory without the page cache the kernel may drop (inactive_file, cgroup v2, or
+ * total_inactive_file, v1); the network summed over its interfaces. Null when the stats lack a
+ * reading (a container that has just started, or just stopped).
+ */
+export function usageOf(serviceId: string, containerId: string, stats: ContainerStats, cpus: number | null): NodeUsage | null {
+  const cpu = stats.cpu_stats;
+  const pre = stats.precpu_stats;
+  const mem = stats.memory_stats;
+  const cpuDelta = (cpu?.cpu_usage?.total_usage ?? 0) - (pre?.cpu_usage?.total_usage ?? 0);
+  const systemDelta = (cpu?.system_cpu_usage ?? 0) - (pre?.system_cpu_usage ?? 0);
+  if (!pre?.system_cpu_usage || systemDelta <= 0 || cpuDelta < 0 || mem?.usage === undefined) return null;
+  const hostCpus = cpu?.online_cpus || cpu?.cpu_usage?.percpu_usage?.length || 1;
+  const cores = (cpuDelta / systemDelta) * hostCpus;
+  const cache = mem.stats?.inactive_file ?? mem.stats?.total_inactive_file ?? 0;
+  const nets = Object.values(stats.networks ?? {});
+  const sum = (key: 'rx_bytes' | 'tx_bytes') => (nets.length ? nets.reduce((n, i) => n + (i[key] ?? 0), 0) : null);
+  return {
+    serviceId,
+    run: containerId,
+    cpuPercent: (cores / (cpus && cpus > 0 ? cpus : hostCpus)) * 100,
+    memoryBytes: Math.max(0, mem.usage - (cache < mem.usage ? cache : 0)),
+    memoryLimitBytes: mem.limit || null,
+    rxBytes: sum('rx_bytes'),
+    txBytes: sum('tx_bytes'),
+  };
 }
 
 /**
@@ -197,6 +241,9 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
     const [svc] = await servicesOf(serviceId);
     return svc ? replicasStatus(svc) : 'absent';
   };
+
+  /** When each node's usage was last asked for (Date.now()): the longest waiting go first. */
+  const usageAskedAt = new Map<string, number>();
 
   return {
     status,
@@ -334,6 +381,50 @@ export function createDockerDriver(docker: Docker, opts: DockerDriverOptions = {
           if (!hasStatus(e, 404) || attempt >= 3) throw e;
         }
       }
+    },
+
+    /**
+     * Two list calls, then one stats call per running node, at most `budget.calls` in all, STATS_AT_ONCE
+     * at a time, none begun after the deadline and any under way then abandoned. NOTE: the engine
+     * at DOCKER_HOST measures only the containers of its own host: on a Swarm of several hosts, the
+     * nodes placed on the others get no samples (docs/decisions/040).
+     */
+    async usage({ calls, deadline }: UsageBudget): Promise<NodeUsage[]> {
+      if (calls <= USAGE_LIST_CALLS || deadline.aborted) return [];
+      // Fresh options for each call: docker-modem deletes abortSignal from the object it is given.
+      const [services, containers] = await Promise.all([
+        docker.listServices({ ...byLabel(), abortSignal: deadline } as Docker.ServiceListOptions),
+        docker.listContainers({ filters: { label: [SERVICE_LABEL], status: ['running'] }, abortSignal: deadline } as Docker.ContainerListOptions),
+      ]);
+      const cpusOf = new Map<string, number>();
+      for (const svc of services) {
+        const id = svc.Spec?.Labels?.[SERVICE_LABEL];
+        const nano = svc.Spec?.TaskTemplate?.Resources?.Limits?.NanoCPUs;
+        if (id && nano) cpusOf.set(id, nano / 1e9);
+      }
+      const running = containers.flatMap((c) => {
+        const serviceId = c.Labels?.[SERVICE_LABEL];
+        return serviceId ? [{ serviceId, containerId: c.Id }] : [];
+      });
+      for (const id of usageAskedAt.keys()) if (!running.some((r) => r.serviceId === id)) usageAskedAt.delete(id);
+      const turn = running.sort((a, b) => (usageAskedAt.get(a.serviceId) ?? 0) - (usageAskedAt.get(b.serviceId) ?? 0)).slice(0, calls - USAGE_LIST_CALLS);
+      const samples: NodeUsage[] = [];
+      let next = 0;
+      const worker = async () => {
+        for (let item = turn[next++]; item && !deadline.aborted; item = turn[next++]) {
+          usageAskedAt.set(item.serviceId, Date.now());
+          try {
+            // The typings lack abortSignal; stream: false answers once, with the reading a moment before it.
+            const stats = (await docker.getContainer(item.containerId).stats({ stream: false, abortSignal: deadline } as { stream: false })) as ContainerStats;
+            const sample = usageOf(item.serviceId, item.containerId, stats, cpusOf.get(item.serviceId) ?? null);
+            if (sample) samples.push(sample);
+          } catch {
+            // Gone since the list (404), or past the deadline: no sample of it this time.
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(STATS_AT_ONCE, turn.length) }, worker));
+      return samples;
     },
 
     async logs(serviceId, tail) {

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database';
-import type { NodeObservation, NodeStatus, Provisioner } from '../provisioner';
+import type { NodeObservation, NodeStatus, NodeUsage, Provisioner } from '../provisioner';
 
 export type SimulatedDriverOptions = {
   installSeconds: number;
@@ -22,6 +22,49 @@ const HOSTS = 3;
 const timerSleep = (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000));
 
 type NodeRow = { service_id: string; state: 'running' | 'stopped'; updated_at: Date };
+
+/** A node's memory limit when its row has none (one written before migration 0049). */
+const DEFAULT_MEMORY_MB = 1024;
+
+/** A number in [0, 1) of a text, the same for the same text: each node's own phase and jitter. */
+function unitHash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0) / 2 ** 32;
+}
+
+/**
+ * What a simulated node uses at `nowMs`: slow waves (an hour, a few minutes) with a node's own
+ * phase and a little jitter per minute, so that the charts of `npm start` look like a node's and
+ * two reads in one minute agree. Its memory grows over its first 10 minutes, as a node syncing
+ * does; its network counters are the integral of a rate that never falls below half its mean, so
+ * they only grow within a run.
+ */
+export function simulatedUsage(node: { serviceId: string; task: number; startedAt: Date; memoryMb: number | null }, nowMs: number): NodeUsage {
+  const phase = unitHash(node.serviceId);
+  const t = nowMs / 1000;
+  const wave = (period: number, shift = 0) => Math.sin(2 * Math.PI * (t / period + phase + shift));
+  const jitter = unitHash(`${node.serviceId}:${Math.floor(t / 60)}`) - 0.5;
+  const cpuPercent = Math.max(0.5, 18 + 12 * wave(3600) + 6 * wave(420, 0.3) + 8 * jitter);
+  const limit = (node.memoryMb ?? DEFAULT_MEMORY_MB) * 1024 * 1024;
+  const up = Math.max(0, t - node.startedAt.getTime() / 1000);
+  const memoryBytes = limit * (0.3 + 0.08 * wave(7200, 0.1) + 0.12 * Math.min(1, up / 600) + 0.02 * jitter);
+  // ∫ a + (a/2)·sin(ωx + φ) dx over the run, in bytes.
+  const counter = (mean: number, period: number) => {
+    const w = (2 * Math.PI) / period;
+    const at = (x: number) => mean * x - (mean / 2 / w) * Math.cos(w * x + 2 * Math.PI * phase);
+    return Math.round(at(up) - at(0));
+  };
+  return {
+    serviceId: node.serviceId,
+    run: `sim-${node.task}`,
+    cpuPercent,
+    memoryBytes: Math.round(memoryBytes),
+    memoryLimitBytes: limit,
+    rxBytes: counter(20_000 + 40_000 * phase, 1800),
+    txBytes: counter(8_000 + 15_000 * phase, 2400),
+  };
+}
 
 /**
  * A crash, for an UPDATE of simulated_nodes whose $2 is SIMULATED_RESTART_SECONDS: the run ends as
@@ -49,9 +92,9 @@ export async function simulateOutage(db: Queryable, serviceId: string, minutes: 
 /**
  * A provisioner that runs nothing: installing and deleting take the configured time, and the
  * node's state is kept in nodeharbor.simulated_nodes, so it survives a restart as a real node would.
- * Its nodes are online unless made to fail (simulateCrash, simulateOutage, `faultPercent`), and
- * they print a start banner and a heartbeat. It stores nothing of the node spec but its id: the
- * key is never stored (the banner reads it from the service, as a careless node prints its config,
+ * Its nodes are online unless made to fail (simulateCrash, simulateOutage, `faultPercent`), they
+ * print a start banner and a heartbeat, and they use made-up CPU, memory and network within their
+ * limits (simulatedUsage). It stores nothing of the node spec but its id and memory limit: the key is never stored (the banner reads it from the service, as a careless node prints its config,
  * so that the embedded default shows the logs' redaction at work).
  */
 export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions): Provisioner {
@@ -72,10 +115,11 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
       if ((await status(node.serviceId)) !== 'absent') return;
       await sleep(opts.installSeconds);
       await db.query(
-        `insert into nodeharbor.simulated_nodes (service_id, state, installs) values ($1, 'running', 1)
+        `insert into nodeharbor.simulated_nodes (service_id, state, installs, memory_mb) values ($1, 'running', 1, $2)
          on conflict (service_id) do update set state = 'running', installs = simulated_nodes.installs + 1, updated_at = now(),
-                                                task = simulated_nodes.task + 1, started_at = now(), restarting_until = null`,
-        [node.serviceId],
+                                                task = simulated_nodes.task + 1, started_at = now(), restarting_until = null,
+                                                memory_mb = excluded.memory_mb`,
+        [node.serviceId, node.memoryMb],
       );
     },
     // The banner reads the key from the service: a new run is what a node handed a new key shows.
@@ -143,6 +187,17 @@ export function createSimulatedDriver(db: Database, opts: SimulatedDriverOptions
         [HOSTS],
       );
       return rows;
+    },
+    // One query, whatever the number of nodes: only the budget's deadline concerns it.
+    async usage({ deadline }) {
+      if (deadline.aborted) return [];
+      const { rows } = await db.query<{ service_id: string; task: number; started_at: Date; memory_mb: number | null }>(
+        `select service_id, task, started_at, memory_mb from nodeharbor.simulated_nodes
+          where state = 'running' and started_at <= now()
+            and coalesce(offline_until, '-infinity') < now() and coalesce(restarting_until, '-infinity') < now()`,
+      );
+      const now = Date.now();
+      return rows.map((r) => simulatedUsage({ serviceId: r.service_id, task: r.task, startedAt: r.started_at, memoryMb: r.memory_mb }, now));
     },
     async logs(serviceId, tail) {
       const { rows } = await db.query<{ task: number; started_at: Date; key: string | null; exit_code: number | null; beats: number }>(
