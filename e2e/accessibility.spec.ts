@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../src/server/domain/credits';
+import { installFailureText } from '../src/shared/install-failure';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { seriousViolations } from './helpers/axe';
 import { expectText, expectToast, stir } from './helpers/page-tools';
@@ -131,7 +132,7 @@ describe('accessibility of the signed-in pages', () => {
       await expectAccessibleWithUserMenu(page, theme, '/dashboard');
 
       await go('Services');
-      await page.getByRole('article', { name: 'failed-1' }).getByText('The engine refused the node').waitFor();
+      await page.getByRole('article', { name: 'failed-1' }).getByText(installFailureText('not_started')).waitFor();
       await expectAccessibleWithUserMenu(page, theme, '/dashboard/services, list');
       await press(page.getByRole('button', { name: 'Grid view' }));
       await expectAccessibleWithUserMenu(page, theme, '/dashboard/services, grid');
