@@ -93,7 +93,8 @@ as $$
   delete from private.node_usage_hours where hour < now() - interval '30 days';
 
   with obs as (
-    select o.service_id, o.run,
+    -- One sample per node: while a restart swaps its task, the engine may show two of its containers.
+    select distinct on (o.service_id) o.service_id, o.run,
            least(greatest(coalesce(o.cpu_percent, 0), 0), 100) as cpu_percent,
            greatest(coalesce(o.memory_bytes, 0), 0) / 1048576 as memory_mib,
            round(o.memory_limit_bytes / 1048576)::integer as memory_limit_mib,
@@ -101,6 +102,7 @@ as $$
       from jsonb_to_recordset(p_samples) as o(service_id uuid, run text, cpu_percent double precision, memory_bytes double precision,
                                               memory_limit_bytes double precision, rx_bytes double precision, tx_bytes double precision)
       join private.services s on s.id = o.service_id and s.state in ('active', 'expired', 'suspended')
+     order by o.service_id, o.run desc nulls last
   ),
   c as (
     select obs.*,

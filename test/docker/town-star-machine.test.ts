@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DESKTOP, signIn, startApp, type TestApp } from '../../e2e/helpers/app';
-import { openSection } from '../../e2e/dashboard-helpers';
+import { openSection, serviceAction } from '../../e2e/dashboard-helpers';
 import { expectToast } from '../../e2e/helpers/page-tools';
 import { createJobDeps } from '../../src/server/jobs/app-worker';
 import { sweepNodes } from '../../src/server/provisioning/node-monitor';
@@ -102,7 +102,7 @@ it('is ordered, runs, shows where, takes a new key, powers off and on, goes offl
 
   // A new key, through the Change key dialog, reaches the node.
   const newKey = galaKey();
-  await page.getByRole('button', { name: 'Change key' }).click();
+  await serviceAction(page, 'town-1', 'Change key');
   const change = page.getByRole('dialog', { name: 'Change key' });
   await change.getByLabel('API Key', { exact: true }).fill(newKey);
   await change.getByRole('button', { name: 'Save key' }).click();
@@ -156,7 +156,7 @@ it('is ordered, runs, shows where, takes a new key, powers off and on, goes offl
 
   // Deleted from its page: the server goes with it.
   const machine = container(id);
-  await page.getByRole('button', { name: 'Delete town-1' }).click();
+  await serviceAction(page, 'town-1', 'Delete town-1');
   const confirm = page.getByRole('dialog', { name: 'Delete town-1?' });
   await confirm.getByLabel('I understand this action cannot be undone').check();
   await confirm.getByRole('button', { name: 'Delete Service' }).click();
