@@ -9,7 +9,7 @@ import { powerConfirm, powerMessages, powerTexts, POWER_ACTIONS_PER_HOUR, POWER_
 import { forceServiceState } from '../test/helpers/service-state';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
 import { openSection } from './dashboard-helpers';
-import { seriousViolations } from './helpers/axe';
+import { expectAccessibleIn } from './helpers/axe';
 import { expectToast, holdRequests, serverError } from './helpers/page-tools';
 import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
@@ -50,16 +50,6 @@ async function userIn(theme: (typeof THEMES)[number], opts: { admin?: boolean } 
   return user;
 }
 
-/** The page's theme is the one asked for, and axe finds nothing serious or critical. */
-async function expectAccessible(page: Page, theme: (typeof THEMES)[number], where: string): Promise<void> {
-  await expect(
-    page.evaluate(() => document.documentElement.classList.contains('dark')),
-    where,
-  ).resolves.toBe(theme === 'dark');
-  const found = await seriousViolations(page, { experimental: true });
-  expect(found, `${theme} ${where}:\n${found.join('\n')}`).toEqual([]);
-}
-
 const button = (page: Page, action: 'restart' | 'stop' | 'start', name: string) =>
   page.getByRole('button', { name: `${powerTexts[action].label} ${name}`, exact: true });
 
@@ -83,13 +73,13 @@ describe('power actions on the service page', () => {
         const first = names.indexOf(`Restart ${name}`);
         expect(first).toBeGreaterThanOrEqual(0);
         expect(names.slice(first, first + 3)).toEqual([`Restart ${name}`, `Stop ${name}`, `Logs of ${name}`]);
-        await expectAccessible(page, theme, 'the service page');
+        await expectAccessibleIn(page, theme, 'the service page');
 
         // Restart asks first.
         await button(page, 'restart', name).click();
         const restart = page.getByRole('dialog', { name: powerConfirm.restart.title(name) });
         await restart.getByText(powerConfirm.restart.description).waitFor();
-        await expectAccessible(page, theme, 'the Restart dialog');
+        await expectAccessibleIn(page, theme, 'the Restart dialog');
         await restart.getByRole('button', { name: powerConfirm.restart.confirm }).click();
         await expectToast(page, powerTexts.restart.done, powerTexts.restart.doneText(name));
         await restart.waitFor({ state: 'hidden' });
@@ -100,7 +90,7 @@ describe('power actions on the service page', () => {
         const stop = page.getByRole('dialog', { name: powerConfirm.stop.title(name) });
         await stop.getByText(powerConfirm.stop.description).waitFor();
         await expect(stop.innerText()).resolves.toContain('Your paid period keeps running');
-        await expectAccessible(page, theme, 'the Stop dialog');
+        await expectAccessibleIn(page, theme, 'the Stop dialog');
         await stop.getByRole('button', { name: 'Cancel' }).click();
         await stop.waitFor({ state: 'hidden' });
         await expect(events.getByText('Stopped by you').count()).resolves.toBe(0);
@@ -118,7 +108,7 @@ describe('power actions on the service page', () => {
         await page.reload();
         await header.getByText('Stopped', { exact: true }).waitFor();
         await expect(header.getByText('Offline', { exact: true }).count()).resolves.toBe(0);
-        await expectAccessible(page, theme, 'a stopped node, with its toast');
+        await expectAccessibleIn(page, theme, 'a stopped node, with its toast');
 
         // Start asks nothing: it takes nothing down.
         await button(page, 'start', name).click();
@@ -234,12 +224,12 @@ describe("power actions in the admin's fleet", () => {
       await row.getByRole('button', { name: `Stop ${name}` }).click();
       const stop = page.getByRole('dialog', { name: powerConfirm.stop.title(name) });
       await stop.getByText(powerConfirm.stop.description).waitFor();
-      await expectAccessible(page, theme, 'the fleet with the Stop dialog');
+      await expectAccessibleIn(page, theme, 'the fleet with the Stop dialog');
       await stop.getByRole('button', { name: powerConfirm.stop.confirm }).click();
       await expectToast(page, powerTexts.stop.done, powerTexts.stop.doneText(name));
       // The fleet is read again: the row offers Start.
       await row.getByRole('button', { name: `Start ${name}` }).waitFor();
-      await expectAccessible(page, theme, 'the fleet after a stop');
+      await expectAccessibleIn(page, theme, 'the fleet after a stop');
       await row.getByRole('button', { name: `Start ${name}` }).click();
       await expectToast(page, powerTexts.start.done, powerTexts.start.doneText(name));
       await row.getByRole('button', { name: `Stop ${name}` }).waitFor();

@@ -6,7 +6,7 @@ import { simulateCrash, simulateOutage } from '../src/server/provisioning/driver
 import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
 import { createTestUser, GALA_KEY, LICENCE_KEY, MASTER_NODE, TOWN_STAR, type TestUser } from '../test/helpers/users';
-import { seriousViolations } from './helpers/axe';
+import { expectAccessibleIn, seriousViolations } from './helpers/axe';
 import { answerJson, expectText, holdRequests, serverError } from './helpers/page-tools';
 import { DESKTOP, signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
@@ -305,13 +305,6 @@ describe('service page', () => {
 const LAPTOP: Viewport = { width: 1366, height: 850 };
 const PHONE: Viewport = { width: 390, height: 844 };
 
-/** The page is in the theme asked for, and axe finds nothing serious or critical (its experimental name rule too). */
-async function expectAccessible(page: Page, theme: 'light' | 'dark', where: string): Promise<void> {
-  await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')), { message: where }).toBe(theme === 'dark');
-  const found = await seriousViolations(page, { experimental: true });
-  expect(found, `${theme} ${where}:\n${found.join('\n')}`).toEqual([]);
-}
-
 const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
 
 // Issue 36, item 7: the page's header names the service whole, its actions keep to one row with the
@@ -378,7 +371,7 @@ describe('service page at a laptop and a phone, in both themes', () => {
         .poll(() => chart.getByRole('img').evaluateAll((bars) => bars.map((b) => b.getAttribute('aria-label'))))
         .toEqual([`${gb(2)}: 1h 0m online, threshold missed`, `${gb(1)}: 9h 0m online, threshold met`, `Today, ${gb(0)}: 3h 10m online so far`]);
       await chart.getByText(shown(2, 'en-GB', { month: 'short', day: 'numeric' }), { exact: true }).waitFor();
-      await expectAccessible(page, theme, `the service page at ${viewport.width} px`);
+      await expectAccessibleIn(page, theme, `the service page at ${viewport.width} px`);
 
       // The menu, by keyboard: it opens on its first item, moves with the arrows, and an item opens its dialog.
       const more = action(`More actions for ${name}`);
@@ -402,13 +395,13 @@ describe('service page at a laptop and a phone, in both themes', () => {
       const m = (await menu.boundingBox())!;
       expect(m.x).toBeGreaterThanOrEqual(0);
       expect(m.x + m.width).toBeLessThanOrEqual(viewport.width);
-      await expectAccessible(page, theme, `the open menu at ${viewport.width} px`);
+      await expectAccessibleIn(page, theme, `the open menu at ${viewport.width} px`);
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Change key' });
       await dialog.getByText('The node is restarted with the new key.').waitFor();
       await menu.waitFor({ state: 'detached' });
       await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
-      await expectAccessible(page, theme, `Change key, from the menu, at ${viewport.width} px`);
+      await expectAccessibleIn(page, theme, `Change key, from the menu, at ${viewport.width} px`);
       // Closed, the dialog gives focus back to the menu's button; Escape closes the menu the same way.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobDeps } from '../src/server/jobs/app-worker';
 import type { JobDeps } from '../src/server/jobs/task';
@@ -6,7 +5,7 @@ import { installNode } from '../src/server/provisioning/install-node';
 import { sweepNodes } from '../src/server/provisioning/node-monitor';
 import { NO_USAGE_YET } from '../src/shared/node-usage';
 import { createTestUser, GALA_KEY, TOWN_STAR, type TestUser } from '../test/helpers/users';
-import { seriousViolations } from './helpers/axe';
+import { expectAccessibleIn } from './helpers/axe';
 import { signIn, startApp, type TestApp, type Viewport } from './helpers/app';
 
 // What a node uses on its service page (issue 36, item 2): nothing yet before the monitor has
@@ -40,12 +39,6 @@ async function ownerWithNode(theme: (typeof THEMES)[number], name: string): Prom
   return { user, id };
 }
 
-async function expectAccessible(page: Page, theme: (typeof THEMES)[number], where: string): Promise<void> {
-  await expect(page.evaluate(() => document.documentElement.classList.contains('dark'))).resolves.toBe(theme === 'dark');
-  const found = await seriousViolations(page, { experimental: true });
-  expect(found, `${theme} ${where}:\n${found.join('\n')}`).toEqual([]);
-}
-
 describe('usage on the service page', () => {
   for (const viewport of [LAPTOP, PHONE]) {
     for (const theme of THEMES) {
@@ -66,7 +59,7 @@ describe('usage on the service page', () => {
         await usage.getByRole('img', { name: /^CPU: \d+(\.\d)?% now, peak / }).waitFor();
         await usage.getByRole('img', { name: /^Memory: [\d.]+ MiB of 1\.0 GiB now, peak / }).waitFor();
         await usage.getByRole('img', { name: /^Network: in [\d.]+ [KM]?B\/s, out [\d.]+ [KM]?B\/s now$/ }).waitFor();
-        await expectAccessible(page, theme, 'the usage of the last 24 hours');
+        await expectAccessibleIn(page, theme, 'the usage of the last 24 hours');
         // Nothing of the section reaches past the page's width on a phone.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBeLessThanOrEqual(0);
@@ -74,7 +67,7 @@ describe('usage on the service page', () => {
         await usage.getByRole('tab', { name: 'Last 30 days' }).click();
         await usage.getByText(/one-hour points/).waitFor();
         await usage.getByRole('img', { name: /^CPU: / }).waitFor();
-        await expectAccessible(page, theme, 'the usage of the last 30 days');
+        await expectAccessibleIn(page, theme, 'the usage of the last 30 days');
         expect(errors).toEqual([]);
       });
     }

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * Every serious and critical violation axe finds on the page as it is, toasts and open menus
@@ -19,4 +20,11 @@ export async function seriousViolations(page: Page, { experimental = false } = {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`).join('\n')}`);
+}
+
+/** The page is in the theme asked for, and axe finds nothing serious or critical (its experimental name rule too). */
+export async function expectAccessibleIn(page: Page, theme: 'light' | 'dark', where: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')), { message: where }).toBe(theme === 'dark');
+  const found = await seriousViolations(page, { experimental: true });
+  expect(found, `${theme} ${where}:\n${found.join('\n')}`).toEqual([]);
 }
