@@ -155,6 +155,10 @@ describe('accessibility of the signed-in pages', () => {
       await page.getByRole('region', { name: 'Danger Zone' }).waitFor();
       await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
       await expectAccessibleWithUserMenu(page, theme, '/dashboard/settings/security');
+      await press(page.getByRole('tab', { name: 'Notifications' }));
+      await page.getByRole('switch', { name: 'Node down by E-mail' }).waitFor();
+      await page.getByRole('switch', { name: 'Mute town-1' }).waitFor();
+      await expectAccessibleWithUserMenu(page, theme, '/dashboard/settings/notifications');
 
       await go('Account');
       await page.getByLabel('Full name').waitFor();

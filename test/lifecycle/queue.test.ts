@@ -10,6 +10,7 @@ import { defineTask, type JobDeps, type Task } from '../../src/server/jobs/task'
 import { taskRegistry } from '../../src/server/jobs/registry';
 import { startWorker, type Worker } from '../../src/server/jobs/worker';
 import { createMailer } from '../../src/server/mail/mailer';
+import { channelsFor } from '../../src/server/notify/channels';
 import { createSimulatedDriver } from '../../src/server/provisioning/drivers/simulated';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { letTimePass } from '../helpers/wait';
@@ -109,6 +110,9 @@ function deps(db: Database): JobDeps {
     payments: createTestProvider(db),
     seller: { name: 'NodeHarbor', address: null, taxId: null },
     publicUrl: 'http://127.0.0.1',
+    channels: channelsFor({
+      outbound: { allow: [], discordApiOrigin: 'https://discord.com', telegramApiUrl: 'https://api.telegram.org', telegramBotToken: undefined },
+    }),
   };
 }
 function worker(db: Database = t.db, opts: { leaseSeconds?: number; concurrency?: number; schedules?: { task: string; everySeconds: number }[] } = {}): Worker {

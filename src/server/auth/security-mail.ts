@@ -1,10 +1,11 @@
 import type { Queryable } from '../db/database';
 import type { AppDeps } from '../deps';
 import { securityAlertMail, type SecurityEvent } from '../mail/templates/security-alert';
+import { fromMail, notify } from '../notify/notify';
 import type { ClientInfo } from './sessions';
 
 /**
- * Queues the security e-mail for `event` to the user, on `q` (pass the transaction that makes the
+ * Queues the security e-mail for `event` to the user (always) and the notice to their channels that take it, on `q` (pass the transaction that makes the
  * change, so the mail goes out exactly when the change is written). Links come from PUBLIC_URL.
  */
 export async function queueSecurityMail(
@@ -27,5 +28,6 @@ export async function queueSecurityMail(
     resetUrl: `${base}/reset-password`,
     contactUrl: `${base}/contact`,
   });
-  await deps.mailer.queue(q, mail);
+  const url = `${base}/dashboard/settings/security`;
+  await notify(q, deps, { userId, event: 'security_notice', mail, message: fromMail(mail, { kind: event }, url) });
 }

@@ -14,6 +14,8 @@ export const keysReencrypt: Command = {
   async run({ db, encryptionKeys }, _values, print) {
     const { apiKeys, secrets } = await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ n: number }>('select private.reencrypt_api_keys()::int as n');
+      // The notification channels' targets (migration 0053) are keys of the same kind.
+      await tx.query('select private.reencrypt_notification_targets()');
       const factors = await tx.query<{ id: string; secret: string }>(`select id, secret from auth.mfa_factors where coalesce(secret, '') <> '' for update`);
       for (const f of factors.rows) {
         const secret = encryptSecret(encryptionKeys, f.id, decryptSecret(encryptionKeys, f.id, f.secret));

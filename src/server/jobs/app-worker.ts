@@ -2,6 +2,7 @@ import { backupSource } from '../backup/snapshot';
 import type { Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import { ConfigError } from '../env';
+import { channelsFor } from '../notify/channels';
 import { provisionerFor } from '../provisioning/create-provisioner';
 import { schedules } from './registry';
 import type { JobDeps } from './task';
@@ -36,6 +37,7 @@ export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
     suspensionDays: config.suspensionDays,
     publicUrl: config.publicUrl,
     backups,
+    channels: channelsFor(config),
   };
 }
 
@@ -46,7 +48,12 @@ export async function startAppWorker(deps: AppDeps): Promise<Worker> {
     concurrency: config.workerConcurrency,
     pollMs: config.workerPollMs,
     leaseSeconds: config.jobLeaseSeconds,
-    schedules: schedules(config.reconcileIntervalSeconds, config.nodes.monitorIntervalSeconds, config.backups?.everyHours),
+    schedules: schedules(
+      config.reconcileIntervalSeconds,
+      config.nodes.monitorIntervalSeconds,
+      config.backups?.everyHours,
+      config.outbound.telegramBotToken !== undefined,
+    ),
   });
   logger.info('worker started', { worker: worker.id, concurrency: config.workerConcurrency, provisioner: config.provisioner });
   return worker;

@@ -1,7 +1,10 @@
 import type { Task } from './task';
 import { backupDatabase } from './tasks/backup-database';
 import { installService } from './tasks/install-service';
+import { deliverNotification } from './tasks/deliver-notification';
 import { monitorNodes } from './tasks/monitor-nodes';
+import { notifyLowBalance } from './tasks/notify-low-balance';
+import { pollTelegram, TELEGRAM_POLL_SECONDS } from './tasks/poll-telegram';
 import { powerNode } from './tasks/power-node';
 import { pruneAuth } from './tasks/prune-auth';
 import { pruneJobs } from './tasks/prune-jobs';
@@ -39,6 +42,9 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     monitorNodes,
     pruneNodeHistory,
     backupDatabase,
+    deliverNotification,
+    notifyLowBalance,
+    pollTelegram,
   ].map((t) => [t.name, t as Task]),
 );
 
@@ -47,14 +53,16 @@ export type Schedule = { task: string; everySeconds: number };
 /**
  * Recurring tasks: each is enqueued once per period, keyed by the period's start, however many
  * workers run. The nodes' reconciler runs every RECONCILE_INTERVAL_SECONDS, their monitor every
- * NODE_MONITOR_INTERVAL_SECONDS, and the backup every BACKUP_EVERY_HOURS when BACKUP_DIR is set.
+ * NODE_MONITOR_INTERVAL_SECONDS, the backup every BACKUP_EVERY_HOURS when BACKUP_DIR is set, and
+ * the Telegram bot's poll for link codes every few seconds when `telegram` (TELEGRAM_BOT_TOKEN is set).
  */
-export function schedules(reconcileIntervalSeconds: number, monitorIntervalSeconds: number, backupEveryHours?: number): Schedule[] {
+export function schedules(reconcileIntervalSeconds: number, monitorIntervalSeconds: number, backupEveryHours?: number, telegram = false): Schedule[] {
   return [
     ...fixedSchedules,
     { task: reconcileNodesTask.name, everySeconds: reconcileIntervalSeconds },
     { task: monitorNodes.name, everySeconds: monitorIntervalSeconds },
     ...(backupEveryHours === undefined ? [] : [{ task: backupDatabase.name, everySeconds: backupEveryHours * 3600 }]),
+    ...(telegram ? [{ task: pollTelegram.name, everySeconds: TELEGRAM_POLL_SECONDS }] : []),
   ];
 }
 

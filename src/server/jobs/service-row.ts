@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database';
 /** A service as the lifecycle tasks see it, with its owner's address and its plan's price. */
 export type ServiceRow = {
   id: string;
+  user_id: string;
   name: string;
   product_id: string | null;
   renews_at: Date | null;
@@ -20,7 +21,7 @@ export type ServiceRow = {
 
 export async function findService(q: Queryable, serviceId: string): Promise<ServiceRow | undefined> {
   const { rows } = await q.query<ServiceRow>(
-    `select s.id, s.name, s.product_id, s.renews_at, s.terminates_at, s.state::text as state, s.state_changed_at, s.stopped_at,
+    `select s.id, s.user_id, s.name, s.product_id, s.renews_at, s.terminates_at, s.state::text as state, s.state_changed_at, s.stopped_at,
             u.email, p.price, coalesce(c.balance, 0) as balance
        from private.services s
        join auth.users u on u.id = s.user_id

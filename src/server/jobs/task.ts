@@ -3,6 +3,7 @@ import type { ScheduledBackups } from '../backup/scheduled-backups';
 import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
 import type { Mailer } from '../mail/mailer';
+import type { Channels } from '../notify/channels';
 import type { PaymentProvider } from '../payments/provider';
 import type { NodeSettings } from '../provisioning/node-settings';
 import type { Provisioner } from '../provisioning/provisioner';
@@ -24,6 +25,8 @@ export type JobDeps = {
   publicUrl: string;
   /** Scheduled backups (BACKUP_DIR); undefined when they are off. */
   backups?: ScheduledBackups;
+  /** The notification channels' protocols (Discord, Telegram, webhooks) and the Telegram bot, if TELEGRAM_BOT_TOKEN is set. */
+  channels: Channels;
 };
 
 /**

@@ -1,6 +1,7 @@
 import { storedDocumentPdf } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
+import { fromMail, notify } from '../notify/notify';
 import { alertAdmins } from './mismatch';
 import type { Money } from './provider';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
@@ -78,7 +79,8 @@ async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, a
     if (!r?.email) return;
     const pdf = await storedDocumentPdf(deps, receipt);
     const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test', receipt, pdf });
-    await deps.mailer.queue(deps.db, mail, { key: `payment-received:${orderId}` });
+    const message = fromMail(mail, { amount, balance: r.balance, receipt });
+    await deps.db.transaction((tx) => notify(tx, deps, { userId, event: 'payment_received', key: `payment-received:${orderId}`, mail, message }));
   } catch (e) {
     deps.logger.warn('payment receipt not queued', { user_id: userId, error: e instanceof Error ? e.message : String(e) });
   }

@@ -6,6 +6,7 @@ import { findService } from '../jobs/service-row';
 import type { Mailer } from '../mail/mailer';
 import { installFailedMail } from '../mail/templates/install-failed';
 import { serviceActiveMail } from '../mail/templates/service-active';
+import { fromMail, notify } from '../notify/notify';
 import type { NodeSettings } from './node-settings';
 import { NodeCannotRun, nodeSpecOf } from './node-spec';
 import type { Provisioner } from './provisioner';
@@ -127,7 +128,7 @@ async function completeInstallation(deps: InstallDeps, serviceId: string, instal
  * migration 0050) and mails the owner both, once (the state changes once).
  */
 export async function failInstallation(deps: InstallDeps, serviceId: string, reason: string, cause: InstallFailureCause = 'not_started'): Promise<void> {
-  const { db, provisioner, mailer, logger } = deps;
+  const { db, provisioner, logger } = deps;
   await provisioner.uninstall(serviceId);
   await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ changed: boolean | null }>('select private.fail_service_installation($1, $2, $3) as changed', [serviceId, reason, cause]);
@@ -141,6 +142,14 @@ export async function failInstallation(deps: InstallDeps, serviceId: string, rea
     logger.warn('installation failed', { service: serviceId, reason, cause, refunded: refunded?.amount });
     if (!svc?.email) return;
     const mail = installFailedMail({ to: svc.email, name: svc.name, cause, refunded });
-    await mailer.queue(tx, mail, { key: `install-failed:${serviceId}:${svc.state_changed_at.toISOString()}` });
+    const url = `${deps.publicUrl}/dashboard/services/${serviceId}`;
+    await notify(tx, deps, {
+      userId: svc.user_id,
+      serviceId,
+      event: 'install_failed',
+      key: `install-failed:${serviceId}:${svc.state_changed_at.toISOString()}`,
+      mail,
+      message: fromMail(mail, { serviceId, serviceName: svc.name, cause, refunded: refunded?.amount ?? null }, url),
+    });
   });
 }

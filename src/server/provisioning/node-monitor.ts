@@ -5,6 +5,7 @@ import type { Logger } from '../http/logger';
 import { hitRateLimit } from '../http/rate-limit';
 import type { Mailer } from '../mail/mailer';
 import { nodeDownMail, nodeUpMail } from '../mail/templates/node-alert';
+import { fromMail, notify } from '../notify/notify';
 import type { NodeSettings } from './node-settings';
 import type { NodeUsage, Provisioner } from './provisioner';
 
@@ -85,7 +86,8 @@ export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
 }
 
 /**
- * The incident's e-mail, through the outbox (keyed by the incident, so a retried sweep mails once).
+ * The incident's notice (notify.ts): its e-mail through the outbox and the owner's channels, each
+ * keyed by the incident, so a retried sweep notifies once.
  * Node-down mails count against the owner's hourly cap (NODE_ALERTS_PER_HOUR): past it the
  * incident stays recorded without one, and then gets no "back online" mail either. A product's
  * own alert delay (products.down_alert_minutes) stands in for NODE_DOWN_ALERT_MINUTES in the sweep.
@@ -101,9 +103,17 @@ async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promis
   const svc = rows[0];
   if (!svc?.email) return;
   const url = `${deps.publicUrl}/dashboard/services/${alert.service_id}`;
+  const data = { serviceId: alert.service_id, serviceName: svc.name, downSince: alert.started_at.toISOString() };
   if (alert.action === 'up') {
     const mail = nodeUpMail({ to: svc.email, name: svc.name, since: alert.started_at, back: new Date(), rule: svc.rule, url });
-    await deps.mailer.queue(tx, mail, { key: `node-up:${alert.incident_id}` });
+    await notify(tx, deps, {
+      userId: alert.user_id,
+      serviceId: alert.service_id,
+      event: 'node_up',
+      key: `node-up:${alert.incident_id}`,
+      mail,
+      message: fromMail(mail, data, url),
+    });
     return;
   }
   const wait = await hitRateLimit(tx, `node-alert:user:${alert.user_id}`, { max: deps.nodes.alertsPerHour, windowSeconds: 3600 });
@@ -112,6 +122,13 @@ async function mailAlert(deps: MonitorDeps, tx: Queryable, alert: Alert): Promis
     return;
   }
   const mail = nodeDownMail({ to: svc.email, name: svc.name, since: alert.started_at, note: svc.note, url });
-  await deps.mailer.queue(tx, mail, { key: `node-down:${alert.incident_id}` });
+  await notify(tx, deps, {
+    userId: alert.user_id,
+    serviceId: alert.service_id,
+    event: 'node_down',
+    key: `node-down:${alert.incident_id}`,
+    mail,
+    message: fromMail(mail, data, url),
+  });
   await tx.query('update private.node_incidents set mailed = true where id = $1', [alert.incident_id]);
 }

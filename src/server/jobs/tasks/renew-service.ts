@@ -6,11 +6,16 @@ import { endedMail } from '../../mail/templates/no-renewal';
 import { renewalMail } from '../../mail/templates/renewal';
 import { suspensionMail } from '../../mail/templates/suspension';
 import { terminationMail } from '../../mail/templates/termination';
+import type { NotificationEvent } from '../../../shared/notifications';
+import { fromMail, notify } from '../../notify/notify';
 import { findService } from '../service-row';
 import { defineTask } from '../task';
 
 /** What private.renew_service did (migrations 0028 and 0046: `ended` when its owner turned renewal off). */
 type RenewalOutcome = 'renewed' | 'resumed' | 'suspended' | 'terminated' | 'expired' | 'ended' | 'not_due';
+
+/** The outcomes that are a notification event too; the others are told by e-mail only. */
+const EVENT_OF: Partial<Record<RenewalOutcome, NotificationEvent>> = { suspended: 'suspension_warning', terminated: 'termination_warning' };
 
 /**
  * One step of a service's renewal through private.renew_service, and its mail in the same
@@ -19,7 +24,12 @@ type RenewalOutcome = 'renewed' | 'resumed' | 'suspended' | 'terminated' | 'expi
  * period or the suspension's end, so a repeated step charges and mails once. `tx` must be an open
  * transaction.
  */
-export async function renewAndMail(tx: Queryable, mailer: Mailer, serviceId: string, suspensionDays: number): Promise<RenewalOutcome> {
+export async function renewAndMail(
+  tx: Queryable,
+  { mailer, publicUrl }: { mailer: Mailer; publicUrl: string },
+  serviceId: string,
+  suspensionDays: number,
+): Promise<RenewalOutcome> {
   const before = await findService(tx, serviceId);
   if (!before) return 'not_due';
   const { rows } = await tx.query<{ result: RenewalOutcome }>('select private.renew_service($1, $2) as result', [serviceId, suspensionDays]);
@@ -43,7 +53,17 @@ export async function renewAndMail(tx: Queryable, mailer: Mailer, serviceId: str
     ended: () => [endedMail({ to, name: after.name }), `expiry:${serviceId}:${period}`],
   };
   const [mail, key] = mails[result]();
-  await mailer.queue(tx, mail, { key });
+  const event = EVENT_OF[result];
+  if (!event) {
+    await mailer.queue(tx, mail, { key });
+    return result;
+  }
+  const url = `${publicUrl}/dashboard/services/${serviceId}`;
+  await notify(
+    tx,
+    { mailer },
+    { userId: after.user_id, serviceId, event, key, mail, message: fromMail(mail, { serviceId, serviceName: after.name, outcome: result }, url) },
+  );
   return result;
 }
 
@@ -52,7 +72,7 @@ export const renewService = defineTask({
   name: 'renew-service',
   lane: 'upkeep',
   payload: z.object({ serviceId: z.uuid(), period: z.string().min(1) }),
-  async run({ serviceId }, { db, mailer, suspensionDays }) {
-    await db.transaction((tx) => renewAndMail(tx, mailer, serviceId, suspensionDays));
+  async run({ serviceId }, { db, mailer, publicUrl, suspensionDays }) {
+    await db.transaction((tx) => renewAndMail(tx, { mailer, publicUrl }, serviceId, suspensionDays));
   },
 });

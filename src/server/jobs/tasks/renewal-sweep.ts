@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { lowBalanceMail } from '../../mail/templates/low-balance';
 import { noRenewalMail } from '../../mail/templates/no-renewal';
 import { terminationReminderMail } from '../../mail/templates/termination-reminder';
+import { fromMail, notify } from '../../notify/notify';
 import { enqueue } from '../queue';
 import { defineTask } from '../task';
 
@@ -23,7 +24,7 @@ export const renewalSweep = defineTask({
   name: 'renewal-sweep',
   lane: 'upkeep',
   payload: z.object({}),
-  async run(_payload, { db, mailer }) {
+  async run(_payload, { db, mailer, publicUrl }) {
     const due = await db.query<{ id: string; renews_at: Date }>(
       `select s.id, s.renews_at from private.services s
         where s.state = 'active' and s.renews_at <= now()
@@ -48,8 +49,8 @@ export const renewalSweep = defineTask({
         { key: `terminate-service:${s.id}:${s.terminates_at.toISOString()}` },
       );
     }
-    const short = await db.query<{ id: string; name: string; renews_at: Date; email: string; price: string; balance: string }>(
-      `select s.id, s.name, s.renews_at, u.email, p.price, c.balance
+    const short = await db.query<{ id: string; user_id: string; name: string; renews_at: Date; email: string; price: string; balance: string }>(
+      `select s.id, s.user_id, s.name, s.renews_at, u.email, p.price, c.balance
          from private.services s
          join auth.users u on u.id = s.user_id
          join public.products p on p.id = s.product_id
@@ -62,7 +63,21 @@ export const renewalSweep = defineTask({
     );
     for (const s of short.rows) {
       const mail = lowBalanceMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at });
-      await mailer.queue(db, mail, { key: `low-balance:${s.id}:${s.renews_at.toISOString()}` });
+      const data = { serviceId: s.id, serviceName: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at.toISOString() };
+      await db.transaction((tx) =>
+        notify(
+          tx,
+          { mailer },
+          {
+            userId: s.user_id,
+            serviceId: s.id,
+            event: 'suspension_warning',
+            key: `low-balance:${s.id}:${s.renews_at.toISOString()}`,
+            mail,
+            message: fromMail(mail, data, `${publicUrl}/dashboard/billing`),
+          },
+        ),
+      );
     }
     // Its owner turned renewal off: no warning of a charge, but word of the end and of the switch
     // that prevents it (a plan that does not renew has no switch to name).
@@ -81,8 +96,8 @@ export const renewalSweep = defineTask({
       const mail = noRenewalMail({ to: s.email, name: s.name, endsAt: s.renews_at });
       await mailer.queue(db, mail, { key: `no-renewal:${s.id}:${s.renews_at.toISOString()}` });
     }
-    const ends = await db.query<{ id: string; name: string; terminates_at: Date; email: string; price: string; balance: string }>(
-      `select s.id, s.name, s.terminates_at, u.email, coalesce(p.price, 0) as price, c.balance
+    const ends = await db.query<{ id: string; user_id: string; name: string; terminates_at: Date; email: string; price: string; balance: string }>(
+      `select s.id, s.user_id, s.name, s.terminates_at, u.email, coalesce(p.price, 0) as price, c.balance
          from private.services s
          join auth.users u on u.id = s.user_id
          left join public.products p on p.id = s.product_id
@@ -94,7 +109,21 @@ export const renewalSweep = defineTask({
     );
     for (const s of ends.rows) {
       const mail = terminationReminderMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, terminatesAt: s.terminates_at });
-      await mailer.queue(db, mail, { key: `termination-reminder:${s.id}:${s.terminates_at.toISOString()}` });
+      const data = { serviceId: s.id, serviceName: s.name, price: s.price, balance: s.balance, terminatesAt: s.terminates_at.toISOString() };
+      await db.transaction((tx) =>
+        notify(
+          tx,
+          { mailer },
+          {
+            userId: s.user_id,
+            serviceId: s.id,
+            event: 'termination_warning',
+            key: `termination-reminder:${s.id}:${s.terminates_at.toISOString()}`,
+            mail,
+            message: fromMail(mail, data, `${publicUrl}/dashboard/billing`),
+          },
+        ),
+      );
     }
   },
 });

@@ -11,11 +11,11 @@ export const resumeServices = defineTask({
   name: 'resume-services',
   lane: 'upkeep',
   payload: z.object({ userId: z.uuid() }),
-  async run({ userId }, { db, mailer, suspensionDays }) {
+  async run({ userId }, { db, mailer, publicUrl, suspensionDays }) {
     const { rows } = await db.query<{ id: string }>(`select id from private.services where user_id = $1 and state = 'suspended' order by terminates_at, id`, [
       userId,
     ]);
     // One transaction each: a service paid for stays paid for if a later one fails.
-    for (const { id } of rows) await db.transaction((tx) => renewAndMail(tx, mailer, id, suspensionDays));
+    for (const { id } of rows) await db.transaction((tx) => renewAndMail(tx, { mailer, publicUrl }, id, suspensionDays));
   },
 });
