@@ -9,6 +9,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_POOL_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT
 import { DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_MS } from './db/statement-watchdog';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
+import { isAllowListed, parseAllowList } from './outbound/address-policy';
 import { redactUrl } from './redact-url';
 
 export type DockerEngineConfig = {
@@ -289,6 +290,36 @@ const schema = z.object({
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   PAYPAL_API_URL: url('PAYPAL_API_URL', ['http:', 'https:']),
   PAYPAL_TIMEOUT_MS: int('PAYPAL_TIMEOUT_MS', 15_000, 100, 120_000),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      // BotFather's form, <bot id>:<secret>; the value itself is never repeated in the message.
+      if (/^\d{1,20}:[A-Za-z0-9_-]{30,100}$/.test(v)) return v;
+      ctx.addIssue({ code: 'custom', message: 'TELEGRAM_BOT_TOKEN must be a bot token as BotFather gives it (123456789:ABC…)' });
+      return z.NEVER;
+    }),
+  TELEGRAM_API_URL: url('TELEGRAM_API_URL', ['http:', 'https:']),
+  DISCORD_API_ORIGIN: url('DISCORD_API_ORIGIN', ['http:', 'https:']).refine((v) => v === undefined || new URL(v).origin === v, {
+    message: 'DISCORD_API_ORIGIN must be an origin only (scheme, host and port), like https://discord.com',
+  }),
+  OUTBOUND_ALLOW: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const entries = (v ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      try {
+        parseAllowList(entries);
+        return entries;
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `OUTBOUND_ALLOW must list hosts or host:port separated by commas: ${(e as Error).message}` });
+        return z.NEVER;
+      }
+    }),
 });
 
 /** PayPal's REST hosts per PAYPAL_MODE. */
@@ -391,6 +422,19 @@ export type Config = {
   paypal: PayPalConfig | undefined;
   /** PAYMENTS_PROVIDER=test: the free test provider on purpose, announced on every page and at each start. */
   testPaymentsChosen: boolean;
+  /** The notification channels' outside services and the outbound guard's exceptions (decision 043); createChannelSender takes it whole. */
+  outbound: OutboundConfig;
+};
+
+export type OutboundConfig = {
+  /** OUTBOUND_ALLOW: hosts (`host` or `host:port`) requests may reach although private or loopback, and over http: tests' stand-ins only. */
+  allow: string[];
+  /** Discord's origin (DISCORD_API_ORIGIN): a Discord webhook URL must be `${origin}/api/webhooks/<id>/<token>`. */
+  discordApiOrigin: string;
+  /** The Telegram Bot API (TELEGRAM_API_URL). */
+  telegramApiUrl: string;
+  /** TELEGRAM_BOT_TOKEN; undefined: no Telegram channel. */
+  telegramBotToken: string | undefined;
 };
 
 /** The secrets that NAME_FILE may give instead of NAME: Docker's and Swarm's secrets are files. */
@@ -403,6 +447,7 @@ const FILE_VARIABLES = [
   'SMTP_URL',
   'PAYPAL_CLIENT_SECRET',
   'HCLOUD_TOKEN',
+  'TELEGRAM_BOT_TOKEN',
 ] as const;
 
 /** env with each NAME_FILE read into NAME (without its trailing line break); a problem for each file that cannot be. */
@@ -478,6 +523,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const paypal = paymentsConfig(e, host, problems);
   const machines = machinesConfig(e, problems);
+  outboundProblems(e, problems);
   if (!e.SWARM && !machines && e.PROVISIONER === 'docker') {
     problems.push('SWARM=off needs MACHINE_PROVIDER: with neither, PROVISIONER=docker has nowhere to run nodes');
   }
@@ -550,6 +596,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     paypal,
     testPaymentsChosen: e.PAYMENTS_PROVIDER === 'test',
+    outbound: {
+      allow: e.OUTBOUND_ALLOW,
+      discordApiOrigin: e.DISCORD_API_ORIGIN ?? 'https://discord.com',
+      telegramApiUrl: e.TELEGRAM_API_URL ?? 'https://api.telegram.org',
+      telegramBotToken: e.TELEGRAM_BOT_TOKEN,
+    },
   };
 }
 
@@ -688,6 +740,25 @@ function paymentsConfig(e: z.infer<typeof schema>, host: string, problems: strin
     apiUrl: e.PAYPAL_API_URL ?? PAYPAL_HOSTS[mode],
     timeoutMs: e.PAYPAL_TIMEOUT_MS,
   };
+}
+
+/**
+ * Discord's and Telegram's addresses go through the outbound guard like any other (decision 043):
+ * one that is not https on port 443 would refuse every request, unless OUTBOUND_ALLOW lets it through.
+ */
+function outboundProblems(e: z.infer<typeof schema>, problems: string[]): void {
+  const allow = parseAllowList(e.OUTBOUND_ALLOW);
+  for (const [name, value] of [
+    ['DISCORD_API_ORIGIN', e.DISCORD_API_ORIGIN],
+    ['TELEGRAM_API_URL', e.TELEGRAM_API_URL],
+  ] as const) {
+    if (!value) continue;
+    const u = new URL(value);
+    const port = Number(u.port || (u.protocol === 'http:' ? 80 : 443));
+    if ((u.protocol === 'http:' || u.port) && !isAllowListed(allow, u.hostname, port)) {
+      problems.push(`${name} must be an https URL on port 443, or its host and port be listed in OUTBOUND_ALLOW, got "${redactUrl(value)}"`);
+    }
+  }
 }
 
 /** For the entry points (npm start, npm run worker): the config, or each problem on its own line and exit code 1. */

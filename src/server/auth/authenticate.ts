@@ -4,6 +4,7 @@ import { sessionExists } from './sessions';
 import { type JwtClaims, JwtError, verifyJwt } from './tokens';
 import { findUserById, type UserRow } from './users';
 import { isUuid } from '../../shared/validation';
+import { API_TOKEN_PREFIX, apiTokenMessages } from '../../shared/api-tokens';
 
 export type Authenticated = { user: UserRow; claims: JwtClaims; sessionId: string | null };
 
@@ -23,6 +24,8 @@ const jwtReasons: Record<Exclude<JwtError['reason'], 'audience'>, string> = {
 export async function authenticate(deps: AppDeps, authorization: string | undefined): Promise<Authenticated> {
   const match = /^[Bb]earer (\S+)$/.exec(authorization ?? '');
   if (!match) throw new AuthError(401, 'no_authorization', 'This endpoint requires a Bearer token');
+  // Not a JWT, so GoTrue would answer 403 bad_jwt: said plainly instead, as not being signed in.
+  if (match[1]!.startsWith(API_TOKEN_PREFIX)) throw new AuthError(401, 'no_authorization', apiTokenMessages.onlyOnApi);
   let claims: JwtClaims;
   try {
     claims = await verifyJwt(deps.keys, match[1]!);

@@ -1,8 +1,10 @@
 import { Hono, type Context } from 'hono';
+import { apiTokenMessages } from '../../shared/api-tokens';
 import { classifyDbFailure, failureMessage } from '../db/db-failure';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
 import { adminCreateUser } from './admin-create-user';
+import { apiToken } from './api-token';
 import { billingDocument } from './billing-document';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
@@ -12,12 +14,15 @@ import { nodeBootstrap } from './node-bootstrap';
 import { nodeHeartbeat } from './node-heartbeat';
 import { nodeKey } from './node-key';
 import { nodeLogs } from './node-logs';
+import { notificationChannel } from './notification-channel';
+import { notificationTest } from './notification-test';
 import { purchaseCredits } from './purchase-credits';
 import { refundPurchase } from './refund-purchase';
 import { sendSqsMessage } from './send-sqs-message';
 
 const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>> = {
   'admin-create-user': adminCreateUser,
+  'api-token': apiToken,
   'billing-document': billingDocument,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
@@ -26,6 +31,8 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
   'node-heartbeat': nodeHeartbeat,
   'node-key': nodeKey,
   'node-logs': nodeLogs,
+  'notification-channel': notificationChannel,
+  'notification-test': notificationTest,
   'purchase-credits': purchaseCredits,
   'refund-purchase': refundPurchase,
   'send-sqs-message': sendSqsMessage,
@@ -35,6 +42,11 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
 export function functionRoutes(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requireApiKey(deps.keys));
+  // An API token is no session, not even where a visitor may call: said once, for every function.
+  app.use('*', async (c, next) => {
+    if (/^bearer\s+nhp_/i.test(c.req.header('authorization') ?? '')) return fail(c, 401, apiTokenMessages.onlyOnApi);
+    await next();
+  });
   app.post('/:name', (c) => {
     const fn = functions[c.req.param('name')];
     return fn ? fn(deps, c) : fail(c, 404, 'Function not found');

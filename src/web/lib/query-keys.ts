@@ -55,6 +55,22 @@ export const accountKeys = {
   profile: (userId: string) => ['profile', userId] as const,
 };
 
+/** Settings › Notifications: the signed-in user's channels, preferences and their delivery logs. */
+export const notificationsKeys = {
+  all: ['notifications'] as const,
+  channels: () => [...notificationsKeys.all, 'channels'] as const,
+  preferences: () => [...notificationsKeys.all, 'preferences'] as const,
+  serviceSettings: () => [...notificationsKeys.all, 'service-settings'] as const,
+  services: () => [...notificationsKeys.all, 'services'] as const,
+  threshold: (userId: string) => [...notificationsKeys.all, 'threshold', userId] as const,
+  attempts: (channelId: string) => [...notificationsKeys.all, 'attempts', channelId] as const,
+};
+
+/** Settings › API tokens: the signed-in user's tokens, without their secrets. */
+export const apiTokenKeys = {
+  list: () => ['api-tokens'] as const,
+};
+
 export const settingsKeys = {
   factors: () => ['mfa-factors'] as const,
   sessions: () => ['own-sessions'] as const,

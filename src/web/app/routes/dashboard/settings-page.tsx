@@ -2,6 +2,7 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { QueryState } from '@/components/ui/query-state';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
+import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
 import { useProfile } from '@/features/account/api/get-profile';
 import { useUpdateProfile } from '@/features/account/api/update-profile';
 import type { SignedInUser } from '@/lib/signed-in-user';
@@ -10,6 +11,7 @@ import { DeleteAccountCard } from '@/features/settings/components/delete-account
 import { GeneralSettings } from '@/features/settings/components/general-settings';
 import { SessionsCard } from '@/features/settings/components/sessions-card';
 import { TwoFactorCard } from '@/features/settings/components/two-factor-card';
+import { NotificationSettings } from '@/features/notifications/components/notification-settings';
 import { toast } from '@/lib/toast';
 
 /** /dashboard/settings (General) and /dashboard/settings/security: the tab is in the address. */
@@ -40,8 +42,8 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
     </QueryState>
   );
 
-  // Only Security has an address of its own: General is the plain one, and any other name leads there.
-  if (tab !== undefined && tab !== 'security') return <Navigate to={paths.dashboardSettings} replace />;
+  // Each tab but General has an address of its own: General is the plain one, and any other name leads there.
+  if (tab !== undefined && tab !== 'security' && tab !== 'notifications' && tab !== 'api-tokens') return <Navigate to={paths.dashboardSettings} replace />;
 
   return (
     <Tabs
@@ -63,6 +65,9 @@ export function SettingsPage({ user }: { user: SignedInUser }) {
             </div>
           ),
         },
+        // Rendered only while chosen: it reads (and, while a Telegram chat is being linked, polls) what no other tab needs.
+        { value: 'notifications', label: 'Notifications', content: tab === 'notifications' && <NotificationSettings user={user} /> },
+        { value: 'api-tokens', label: 'API tokens', content: tab === 'api-tokens' && <ApiTokensCard /> },
       ]}
     />
   );
