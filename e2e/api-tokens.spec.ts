@@ -71,7 +71,7 @@ describe('Settings › API tokens', () => {
         await page.goto(`${app.url}/dashboard/settings/api-tokens`);
         const card = page.getByRole('region', { name: 'API tokens' });
         await card.getByText('You have no API tokens.').waitFor();
-        await expect(card.getByRole('link', { name: 'API documentation' }).getAttribute('href')).resolves.toBe('/docs/api');
+        await expect(card.getByRole('link', { name: 'API documentation' }).getAttribute('href')).resolves.toBe('/api/openapi.json');
         await card.getByText('Signing out everywhere or changing your password does not revoke your tokens', { exact: false }).waitFor();
         await expectAccessibleIn(page, theme, 'Settings › API tokens');
         await expectNoOverflow(page, 'the empty list');

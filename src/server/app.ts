@@ -10,6 +10,7 @@ import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountProbes } from './http/probes';
 import { mountStatic } from './http/static';
+import { apiRoutes } from './api/api.routes';
 import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
 import { restRoutes } from './rest/rest.routes';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/rest/v1', restRoutes(deps));
   app.route('/functions/v1', functionRoutes(deps));
   app.route('/payments', paymentRoutes(deps));
+  app.route('/api', apiRoutes(deps));
 
   app.onError((err, c) => {
     // The database's passing failures are logged once per incident (db/outage-log.ts), not here.

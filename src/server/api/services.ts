@@ -1,0 +1,66 @@
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { ApiCaller } from './token-auth';
+import { asTokenOwner, requireScope } from './token-auth';
+import type { AppDeps } from '../deps';
+import { ApiError, errorResponses } from './schemas';
+
+export const Service = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    product_id: z.string().nullable(),
+    created_at: z.string(),
+    renews_at: z.string().nullable(),
+    expired: z.boolean(),
+    is_installed: z.boolean(),
+  })
+  .openapi('Service');
+export const ServiceList = z.object({ services: z.array(Service) }).openapi('ServiceList');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/services',
+  description: 'Your services, newest first. Required scope: services:read.',
+  'x-required-scope': 'services:read',
+  middleware: [requireScope('services:read')] as const,
+  responses: { 200: { description: 'The services', content: { 'application/json': { schema: ServiceList } } }, ...errorResponses },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/services/{id}',
+  description: 'One of your services. Required scope: services:read.',
+  'x-required-scope': 'services:read',
+  middleware: [requireScope('services:read')] as const,
+  request: { params: z.object({ id: z.string().uuid() }) },
+  responses: {
+    200: { description: 'The service', content: { 'application/json': { schema: Service } } },
+    404: { description: 'No such service of yours', content: { 'application/json': { schema: ApiError } } },
+    ...errorResponses,
+  },
+});
+
+type Row = z.infer<typeof Service>;
+const COLUMNS = `id, name, product_id::text, created_at::text, renews_at::text, expired, is_installed`;
+
+export function serviceRoutes(deps: Pick<AppDeps, 'db'>) {
+  const app = new OpenAPIHono<{ Variables: { apiCaller: ApiCaller } }>();
+  app.openapi(listRoute, async (c) => {
+    // RLS restricts the rows to the token's owner, as it does for the dashboard's query.
+    const rows = await asTokenOwner(deps, c, (tx) => tx.query<Row>(`select ${COLUMNS} from public.services where not is_deleted order by created_at desc`), {
+      readOnly: true,
+    });
+    return c.json({ services: rows.rows }, 200);
+  });
+  app.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const rows = await asTokenOwner(deps, c, (tx) => tx.query<Row>(`select ${COLUMNS} from public.services where id = $1 and not is_deleted`, [id]), {
+      readOnly: true,
+    });
+    const row = rows.rows[0];
+    // Another user's service is invisible under RLS, so it answers as a missing one.
+    if (!row) return c.json({ code: 'not_found', message: 'Service not found' }, 404);
+    return c.json(row, 200);
+  });
+  return app;
+}
