@@ -165,5 +165,7 @@ it('is ordered, runs, shows where, takes a new key, powers off and on, goes offl
   await expectToast(page, 'Service Deleted', 'The service has been moved to trash.');
   await waitFor('the server to be deleted', async () => serverOf(id) === undefined, 60_000);
   expect(docker('inspect', machine)).not.toBe(0);
-  expect(errors).toEqual([]);
+  // The Docker pass runs NodeHarbor's own image beside this file: its containers' network
+  // interfaces come and go, which Chromium reports as a changed network, not a fault of the page.
+  expect(errors.filter((e) => !e.includes('net::ERR_NETWORK_CHANGED'))).toEqual([]);
 }, 400_000);
