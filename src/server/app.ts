@@ -10,6 +10,7 @@ import { classifyDbFailure, failureMessage } from './db/db-failure';
 import { apiCors, securityHeaders } from './http/security';
 import { mountProbes } from './http/probes';
 import { mountStatic } from './http/static';
+import { apiDocsRoutes } from './api/api-docs';
 import { apiRoutes } from './api/api.routes';
 import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
@@ -29,7 +30,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('/rest/v1/*', apiCors);
   app.use('/functions/v1/*', apiCors);
   const share = shareByCaller(deps);
-  for (const path of ['/auth/v1/*', '/rest/v1/*', '/functions/v1/*', '/payments/*']) app.use(path, share);
+  // /api/v1 by address until its token is known; then by its owner (api/token-auth.ts).
+  for (const path of ['/auth/v1/*', '/rest/v1/*', '/functions/v1/*', '/payments/*', '/api/*']) app.use(path, share);
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) => c.json({ code: 'PGRST413', message: 'Request body too large', details: null, hint: null }, 413),
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/functions/v1', functionRoutes(deps));
   app.route('/payments', paymentRoutes(deps));
   app.route('/api', apiRoutes(deps));
+  app.route('/docs/api', apiDocsRoutes());
 
   app.onError((err, c) => {
     // The database's passing failures are logged once per incident (db/outage-log.ts), not here.

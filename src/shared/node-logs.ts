@@ -18,7 +18,10 @@ export const LOG_SEARCH_MAX = 200;
 export const nodeLogsMessages = {
   tail: `tail must be a whole number from 1 to ${LOG_TAIL_MAX}`,
   since: 'since must be a date and time such as 2026-01-31T09:30:00Z',
-} as const;
+  unreadable: "The node's logs could not be read. Please try again in a minute.",
+  tooManyReads: (seconds: number) => `Too many log requests. Please try again in ${seconds} seconds.`,
+  tooManyDownloads: (seconds: number) => `Too many log downloads. Please try again in ${seconds} seconds.`,
+};
 
 /** The file Download saves: the service's name, which service names keep to [A-Za-z0-9_-] anyway. */
 export function logsFileName(serviceName: string): string {

@@ -4,6 +4,8 @@
  * refusals use, once. The SQL functions raise `notificationMessages` word for word.
  */
 
+import { messages } from './validation';
+
 export const NOTIFICATION_EVENTS = [
   'node_down',
   'node_up',
@@ -93,7 +95,7 @@ export const notificationMessages = {
   badThreshold: 'Enter an amount between $0 and $10,000, or leave it empty',
   tooManyTests: `At most ${TESTS_PER_HOUR} tests an hour per channel: try again later`,
   notActive: 'This channel is not active',
-  serviceNotFound: 'Service not found',
+  serviceNotFound: messages.serviceNotFound,
   tooManyAdditions: 'Too many channels added within an hour: try again later',
 } as const;
 

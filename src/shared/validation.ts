@@ -57,6 +57,8 @@ export const messages = {
   serviceNameChars: 'Service name can only contain letters, numbers, hyphens, and underscores',
   serviceNameEdges: 'Service name cannot start or end with a hyphen or underscore',
   serviceNameTaken: 'A service with this name already exists',
+  /** Also for another user's service: the two are not told apart. */
+  serviceNotFound: 'Service not found',
   serviceNameHint: '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _',
   /** Key messages name the key as its plan's label does (keyNoun): "API key" unless the plan says otherwise. */
   apiKeyDefaultLength: (field = API_KEY) => `${field} must be ${DEFAULT_API_KEY_MIN}-${DEFAULT_API_KEY_MAX} characters long`,

@@ -257,7 +257,7 @@ describe('node-logs, limited and with the engine away', () => {
     const body = { service_id: (data as { id: string }).id };
     expect(await invokeFunction(user.client, 'node-logs', body)).toEqual({
       status: 502,
-      body: { error: "The node's logs could not be read. Please try again in a minute." },
+      body: { error: nodeLogsMessages.unreadable },
     });
     for (let i = 1; i < 30; i++) await invokeFunction(user.client, 'node-logs', body);
     const r = await invokeFunction(user.client, 'node-logs', body);

@@ -11,6 +11,7 @@ import {
   type ApiScope,
 } from '../../shared/api-tokens';
 import type { Queryable } from '../db/database';
+import { runAs } from '../db/fair-share';
 import { withClaims } from '../db/with-claims';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
@@ -129,7 +130,8 @@ export function apiTokenAuth(deps: Pick<AppDeps, 'db' | 'logger' | 'config'>): M
       );
     }
     c.set('apiCaller', { tokenId: row.id, userId: row.user_id, scopes: row.scopes });
-    await next();
+    // The owner's share of the database, the same as their dashboard's (http/share-by-caller.ts).
+    await runAs(`user:${row.user_id}`, next);
   };
 }
 
@@ -140,6 +142,9 @@ export function requireScope(scope: ApiScope): MiddlewareHandler<Env> {
     await next();
   };
 }
+
+/** An operation's scope, in the document (`x-required-scope`) and enforced, from one word. */
+export const requires = (scope: ApiScope) => ({ 'x-required-scope': scope, middleware: requireScope(scope) });
 
 /**
  * Runs `fn` in one transaction as the token's owner (withClaims, role authenticated, claims

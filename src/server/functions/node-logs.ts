@@ -1,20 +1,11 @@
 import type { Context } from 'hono';
 import { LOG_LINES } from '../../shared/node-health';
 import { LOG_FOLLOW_MINUTES, LOG_TAIL_MAX, logLineTime, nodeLogsMessages, parseSince } from '../../shared/node-logs';
-import { isUuid } from '../../shared/validation';
+import { isUuid, messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
-import { provisionerFor } from '../provisioning/create-provisioner';
-import { redactLogs } from '../provisioning/redact-logs';
+import { LOG_DOWNLOAD_LIMIT, LOG_READ_LIMIT, logDownloadKey, logReadKey, readNodeLogs } from '../provisioning/read-node-logs';
 import { fail, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
-
-/**
- * Each read asks the engine: a person reads a few times a minute, and a dialog that follows reads
- * every LOG_FOLLOW_SECONDS (12 a minute), so two followed at once still fit; more is a script.
- */
-const LIMIT = { max: 30, windowSeconds: 60 };
-/** A read of more than LOG_LINES lines (Download) is up to five times the engine's work: a few a minute. */
-const DOWNLOAD_LIMIT = { max: 6, windowSeconds: 60 };
 
 type Read = { serviceId: string; tail: number; since: number | undefined };
 
@@ -62,16 +53,8 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
   if (typeof read === 'string') return fail(c, 400, read);
   const { serviceId, tail, since } = read;
   const limited =
-    (await overLimit(deps, c, `node-logs:user:${caller.userId}`, LIMIT, (wait) => `Too many log requests. Please try again in ${wait} seconds.`)) ??
-    (tail > LOG_LINES
-      ? await overLimit(
-          deps,
-          c,
-          `node-logs:download:user:${caller.userId}`,
-          DOWNLOAD_LIMIT,
-          (wait) => `Too many log downloads. Please try again in ${wait} seconds.`,
-        )
-      : undefined);
+    (await overLimit(deps, c, logReadKey(caller.userId), LOG_READ_LIMIT, nodeLogsMessages.tooManyReads)) ??
+    (tail > LOG_LINES ? await overLimit(deps, c, logDownloadKey(caller.userId), LOG_DOWNLOAD_LIMIT, nodeLogsMessages.tooManyDownloads) : undefined);
   if (limited) return limited;
   const { rows } = await deps.db.query<{ owner: boolean; key: string | null }>(
     `select s.user_id = $2 as owner, private.decrypt_with_either_key(s.api_key_encrypted) as key
@@ -80,16 +63,9 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
     [serviceId, caller.userId],
   );
   const svc = rows[0];
-  if (!svc) return fail(c, 404, 'Service not found');
-  let lines: string[];
-  try {
-    const provisioner = await provisionerFor(deps);
-    // NOTE: a driver's own bound, not trusted blindly: it is asked for `tail` and cut to it.
-    lines = (await provisioner.logs(serviceId, tail)).slice(-tail);
-  } catch (e) {
-    deps.logger.warn('node logs could not be read', { service: serviceId, error: e instanceof Error ? e.message : String(e) });
-    return fail(c, 502, "The node's logs could not be read. Please try again in a minute.");
-  }
+  if (!svc) return fail(c, 404, messages.serviceNotFound);
+  const lines = await readNodeLogs(deps, serviceId, svc.key, tail);
+  if (!lines) return fail(c, 502, nodeLogsMessages.unreadable);
   if (!svc.owner) {
     await deps.db.query(
       `select private.record_service_event($1, 'logs_read', '{"by":"admin"}'::jsonb)
@@ -98,7 +74,6 @@ export async function nodeLogs(deps: AppDeps, c: Context) {
       [serviceId, LOG_FOLLOW_MINUTES],
     );
   }
-  if (since === undefined) return c.json({ lines: redactLogs(lines, svc.key) });
-  const fresh = linesSince(lines, since, tail);
-  return c.json({ lines: redactLogs(fresh.lines, svc.key), gap: fresh.gap });
+  if (since === undefined) return c.json({ lines });
+  return c.json(linesSince(lines, since, tail));
 }

@@ -14,7 +14,7 @@ import { useRevokeApiToken } from '../api/revoke-api-token';
 import { CreateTokenDialog } from './create-token-dialog';
 
 /** Where the API is documented; the server serves it, outside this app's routes. */
-const API_DOCS = '/api/openapi.json';
+const API_DOCS = '/docs/api';
 
 /** Settings › API tokens: the user's tokens, their last use, Create and Revoke. */
 export function ApiTokensCard() {
