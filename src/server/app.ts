@@ -12,6 +12,7 @@ import { mountProbes } from './http/probes';
 import { mountStatic } from './http/static';
 import { apiDocsRoutes } from './api/api-docs';
 import { apiRoutes } from './api/api.routes';
+import { statusRoutes } from './status/status.routes';
 import { createMetrics } from './metrics/metrics';
 import { paymentRoutes } from './payments/payments.routes';
 import { restRoutes } from './rest/rest.routes';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/payments', paymentRoutes(deps));
   app.route('/api', apiRoutes(deps));
   app.route('/docs/api', apiDocsRoutes());
+  app.route('/', statusRoutes(deps));
 
   app.onError((err, c) => {
     // The database's passing failures are logged once per incident (db/outage-log.ts), not here.

@@ -161,6 +161,8 @@ const schema = z.object({
   MAIL_FROM: z.string().optional().default('NodeHarbor <no-reply@nodeharbor.local>'),
   CONTACT_TO: email('CONTACT_TO'),
   STATUS_URL: url('STATUS_URL', ['http:', 'https:']),
+  STATUS_CACHE_SECONDS: int('STATUS_CACHE_SECONDS', 30, 0, 3600),
+  STATUS_MIN_NODES: int('STATUS_MIN_NODES', 5, 1, 1_000_000),
   ADMIN_EMAIL: email('ADMIN_EMAIL'),
   BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
   REQUEST_TIMEOUT_SECONDS: int('REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
@@ -375,6 +377,8 @@ export type Config = {
   mailFrom: string;
   contactTo: string | undefined;
   statusUrl: string | undefined;
+  /** The public status page (/status): how long its figures are served before they are read again, and the fewest nodes a day's figure stands for. */
+  statusPage: { cacheSeconds: number; minNodes: number };
   adminEmail: string;
   bodyLimitBytes: number;
   /** Seconds a request's headers and body may take to arrive; a slower client is answered 408 and cut off. */
@@ -556,6 +560,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     contactTo: e.CONTACT_TO,
     statusUrl: e.STATUS_URL,
+    statusPage: { cacheSeconds: e.STATUS_CACHE_SECONDS, minNodes: e.STATUS_MIN_NODES },
     adminEmail: e.ADMIN_EMAIL ?? 'admin@nodeharbor.local',
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,

@@ -14,6 +14,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'service.restart': 'Node restarted',
   'service.start': 'Node started',
   'service.stop': 'Node stopped',
+  'status.incident_open': 'Status incident opened',
+  'status.incident_update': 'Status update posted',
   'user.create': 'User created',
   'user.delete': 'User deleted',
   'user.password_reset_link': 'Password reset link created',

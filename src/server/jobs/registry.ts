@@ -6,6 +6,7 @@ import { monitorNodes } from './tasks/monitor-nodes';
 import { notifyLowBalance } from './tasks/notify-low-balance';
 import { pollTelegram, TELEGRAM_POLL_SECONDS } from './tasks/poll-telegram';
 import { powerNode } from './tasks/power-node';
+import { probeApi } from './tasks/probe-api';
 import { pruneAuth } from './tasks/prune-auth';
 import { pruneJobs } from './tasks/prune-jobs';
 import { pruneNodeHistory } from './tasks/prune-node-history';
@@ -45,6 +46,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     deliverNotification,
     notifyLowBalance,
     pollTelegram,
+    probeApi,
   ].map((t) => [t.name, t as Task]),
 );
 
@@ -73,4 +75,6 @@ const fixedSchedules: readonly Schedule[] = [
   { task: pruneNodeHistory.name, everySeconds: 3600 },
   // Pending purchases older than 30 s are asked about every 30 s: credited well within 120 s.
   { task: reconcilePurchases.name, everySeconds: 30 },
+  // The status page's API row: one probe a minute.
+  { task: probeApi.name, everySeconds: 60 },
 ];

@@ -40,8 +40,8 @@ async function sampleUsage(deps: MonitorDeps): Promise<NodeUsage[]> {
 /**
  * One sweep of the node monitor: every node's state from the engine in a few calls, then one
  * statement (private.record_node_samples, migration 0019) that writes what changed (states,
- * restarts, uptime, incidents) for every live service, and the incidents' e-mails in the same
- * transaction. Its cost in round trips does not grow with the number of nodes; an engine that
+ * restarts, uptime, incidents) for every live service, and the incidents' e-mails and the status
+ * page's fleet availability in the same transaction. Its cost in round trips does not grow with the number of nodes; an engine that
  * does not answer is thrown (nothing is recorded, and the gap counts as not observed). Meanwhile
  * it samples what the running nodes use (sampleUsage), recorded afterwards in one statement of its
  * own (private.record_node_usage, migration 0049), which also drops the points past their period.
@@ -68,6 +68,8 @@ export async function sweepNodes(deps: MonitorDeps): Promise<SweepResult> {
       'record-node-samples',
     );
     for (const alert of rows) await mailAlert(deps, tx, alert);
+    // The status page's figures follow the same rows, in the same transaction (migration 0054).
+    await tx.query('select private.refresh_fleet_availability()', [], 'refresh-fleet-availability');
     return rows;
   });
   const usage = (await sampling)

@@ -17,6 +17,7 @@ export const adminKeys = {
   mailBody: (id: number) => [...adminKeys.all, 'mail-body', id] as const,
   contactMessages: (q: object) => [...adminKeys.all, 'contact-messages', q] as const,
   contactSettings: () => [...adminKeys.all, 'contact-settings'] as const,
+  statusPage: () => [...adminKeys.all, 'status-page'] as const,
   user: (userId: string) => [...adminKeys.all, 'user', userId] as const,
   userProfile: (userId: string) => [...adminKeys.user(userId), 'profile'] as const,
   userPage: (userId: string, of: 'purchases' | 'transactions' | 'events', limit: number, offset: number) =>

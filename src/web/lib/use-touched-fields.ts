@@ -11,6 +11,8 @@ export function useTouchedFields<F extends string>() {
   const engage = (field: F) => () => void engaged.current.add(field);
   return {
     isTouched: (field: F) => touched.has(field),
+    /** Marks `fields` touched: a submit shows every message at once. */
+    touchAll: (fields: readonly F[]) => setTouched((s) => new Set([...s, ...fields])),
     /** Handlers for the field's wrapper: focus and input events bubble up from its control. */
     track: (field: F) => ({
       onPointerDown: engage(field),

@@ -52,13 +52,18 @@ export function SiteFooter() {
                 Contact
               </Link>
             </li>
-            {config?.statusUrl && (
-              <li>
+            <li>
+              {/* Our own page (the server draws it, outside this app's routes) unless STATUS_URL names another. */}
+              {config?.statusUrl ? (
                 <a href={config.statusUrl} {...external} className="hover:underline">
                   System Status
                 </a>
-              </li>
-            )}
+              ) : (
+                <a href="/status" className="hover:underline">
+                  System Status
+                </a>
+              )}
+            </li>
           </ul>
         </nav>
         <nav aria-label="Partners">

@@ -6,6 +6,7 @@ import { ContactMessages } from '@/features/admin/components/contact-messages';
 import { ContactSettings } from '@/features/admin/components/contact-settings';
 import { FleetView } from '@/features/admin/components/fleet-view';
 import { MailOutbox } from '@/features/admin/components/mail-outbox';
+import { StatusPageAdmin } from '@/features/admin/components/status-page-admin';
 import { UserManagement } from '@/features/admin/components/user-management';
 import { useSignedInUser } from '@/lib/signed-in-user';
 import { NodeLogsDialog } from '@/features/nodes/components/node-logs-dialog';
@@ -15,7 +16,7 @@ import { Seo } from '@/lib/seo';
 import { AppShell } from '../dashboard/app-shell';
 import { AdminOnly } from './admin-only';
 
-const TABS = ['users', 'contact', 'fleet', 'audit', 'messages'] as const;
+const TABS = ['users', 'contact', 'fleet', 'audit', 'messages', 'status'] as const;
 
 /**
  * /admin: signed-in users only (ProtectedRoute), then admins only by the server's word (spec §6).
@@ -74,6 +75,7 @@ export default function AdminPage() {
                   </div>
                 ),
               },
+              { value: 'status', label: 'Status page', content: <StatusPageAdmin /> },
             ]}
           />
         </AppShell>
