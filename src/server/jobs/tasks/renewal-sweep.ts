@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import type { Mail } from '../../mail/mailer';
 import { lowBalanceMail } from '../../mail/templates/low-balance';
 import { noRenewalMail } from '../../mail/templates/no-renewal';
 import { terminationReminderMail } from '../../mail/templates/termination-reminder';
 import { fromMail, notify } from '../../notify/notify';
 import { enqueue } from '../queue';
-import { defineTask } from '../task';
+import { defineTask, type JobDeps } from '../task';
 
 /** How long before a renewal the balance cannot cover its owner is warned, and before the end of a service that will not renew. */
 const WARN_DAYS = 3;
@@ -12,6 +13,20 @@ const WARN_DAYS = 3;
 const REMIND_DAYS = 3;
 /** Services handled per sweep; the next sweep (a minute later) takes the rest. */
 const BATCH = 1000;
+
+/** A warning about a service's money, on the owner's channels, pointing at Billing; `key` makes a second sweep's the same notice. */
+function warnAboutBilling(
+  { db, mailer, publicUrl }: Pick<JobDeps, 'db' | 'mailer' | 'publicUrl'>,
+  s: { id: string; user_id: string },
+  event: 'suspension_warning' | 'termination_warning',
+  key: string,
+  mail: Mail,
+  data: Record<string, unknown>,
+) {
+  return db.transaction((tx) =>
+    notify(tx, { mailer }, { userId: s.user_id, serviceId: s.id, event, key, mail, message: fromMail(mail, data, `${publicUrl}/dashboard/billing`) }),
+  );
+}
 
 /**
  * The recurring sweep: one renew-service job per due service, keyed by service and period, and one
@@ -64,20 +79,7 @@ export const renewalSweep = defineTask({
     for (const s of short.rows) {
       const mail = lowBalanceMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at });
       const data = { serviceId: s.id, serviceName: s.name, price: s.price, balance: s.balance, renewsAt: s.renews_at.toISOString() };
-      await db.transaction((tx) =>
-        notify(
-          tx,
-          { mailer },
-          {
-            userId: s.user_id,
-            serviceId: s.id,
-            event: 'suspension_warning',
-            key: `low-balance:${s.id}:${s.renews_at.toISOString()}`,
-            mail,
-            message: fromMail(mail, data, `${publicUrl}/dashboard/billing`),
-          },
-        ),
-      );
+      await warnAboutBilling({ db, mailer, publicUrl }, s, 'suspension_warning', `low-balance:${s.id}:${s.renews_at.toISOString()}`, mail, data);
     }
     // Its owner turned renewal off: no warning of a charge, but word of the end and of the switch
     // that prevents it (a plan that does not renew has no switch to name).
@@ -110,20 +112,7 @@ export const renewalSweep = defineTask({
     for (const s of ends.rows) {
       const mail = terminationReminderMail({ to: s.email, name: s.name, price: s.price, balance: s.balance, terminatesAt: s.terminates_at });
       const data = { serviceId: s.id, serviceName: s.name, price: s.price, balance: s.balance, terminatesAt: s.terminates_at.toISOString() };
-      await db.transaction((tx) =>
-        notify(
-          tx,
-          { mailer },
-          {
-            userId: s.user_id,
-            serviceId: s.id,
-            event: 'termination_warning',
-            key: `termination-reminder:${s.id}:${s.terminates_at.toISOString()}`,
-            mail,
-            message: fromMail(mail, data, `${publicUrl}/dashboard/billing`),
-          },
-        ),
-      );
+      await warnAboutBilling({ db, mailer, publicUrl }, s, 'termination_warning', `termination-reminder:${s.id}:${s.terminates_at.toISOString()}`, mail, data);
     }
   },
 });

@@ -9,6 +9,7 @@ import { usePreferences } from '../api/get-preferences';
 import { useSetPreference } from '../api/set-preference';
 import { notificationTexts as t } from '../notification-texts';
 import { isOn, type Column } from './columns';
+import { ColumnsHead } from './columns-head';
 
 const LOCKED_NOTE = 'security-always-emailed';
 
@@ -29,18 +30,7 @@ export function PreferencesCard({ columns }: { columns: Column[] }) {
         {(rows) => (
           <TableScroll label={t.preferencesHeading} className="mt-4">
             <table className="w-full text-sm">
-              <thead>
-                <tr className="text-muted-foreground">
-                  <th scope="col" className="sticky left-0 z-10 bg-card py-2 pr-3 text-left font-medium">
-                    {t.notification}
-                  </th>
-                  {columns.map((c) => (
-                    <th key={c.ref} scope="col" className="max-w-32 break-words px-2 py-2 text-center font-medium">
-                      {c.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <ColumnsHead rows={t.notification} columns={columns} />
               <tbody>
                 {NOTIFICATION_EVENTS.map((event) => {
                   const label = NOTIFICATION_EVENT_LABELS[event];

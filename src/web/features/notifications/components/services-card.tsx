@@ -9,6 +9,7 @@ import { useServiceSettings } from '../api/get-service-settings';
 import { useSetServiceNotifications } from '../api/set-service-notifications';
 import { notificationTexts as t } from '../notification-texts';
 import { isOn, type Column } from './columns';
+import { ColumnsHead } from './columns-head';
 
 /** Each service with a switch per channel, and Mute, which turns them all off (and back on). */
 export function ServicesCard({ columns }: { columns: Column[] }) {
@@ -33,21 +34,7 @@ export function ServicesCard({ columns }: { columns: Column[] }) {
               {(rows) => (
                 <TableScroll label={t.servicesHeading} className="mt-4">
                   <table className="w-full text-sm">
-                    <thead>
-                      <tr className="text-muted-foreground">
-                        <th scope="col" className="sticky left-0 z-10 bg-card py-2 pr-3 text-left font-medium">
-                          {t.service}
-                        </th>
-                        {columns.map((c) => (
-                          <th key={c.ref} scope="col" className="max-w-32 break-words px-2 py-2 text-center font-medium">
-                            {c.label}
-                          </th>
-                        ))}
-                        <th scope="col" className="px-2 py-2 text-center font-medium">
-                          {t.mute}
-                        </th>
-                      </tr>
-                    </thead>
+                    <ColumnsHead rows={t.service} columns={columns} last={t.mute} />
                     <tbody>
                       {list.map((s) => {
                         const on = (ref: string) => isOn(rows, (r) => r.service_id === s.id && r.channel === ref);
