@@ -1,3 +1,4 @@
+import { storedDocumentPdf } from './billing/document-pdf';
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import type { FolderLock } from './db/data-folder-lock';
@@ -36,7 +37,13 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
     throw e;
   }
   const keys = await createKeys(secrets.jwtSecret, `${config.publicUrl}/auth/v1`);
-  const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
+  const mailer = createMailer({
+    db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    logger,
+    drawDocument: (number) => storedDocumentPdf({ db, logger }, number),
+  });
   const payments = createPaymentProvider(config, db, logger);
   return { config, db, keys, encryptionKeys, logger, mailer, payments, seller: config.seller };
 }

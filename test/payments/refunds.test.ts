@@ -84,12 +84,12 @@ describe('refunds and reversals through PayPal (local stand-in)', () => {
     expect(note).toEqual({ number: r.body.credit_note, kind: 'credit_note', amount: '10.00', receipt_number: receipt!.number });
     expect(await refundLedger(user.id)).toEqual([{ amount: '-10.00', description: `Refund (receipt ${receipt!.number})` }]);
     expect(await mails(user.email, 'We refunded $10.00')).toBe(1);
-    const { rows: attached } = await s.deps.db.query<{ name: string; content: string }>(
-      `select a ->> 'filename' as name, a ->> 'content' as content
+    const { rows: attached } = await s.deps.db.query<{ name: string; document: string }>(
+      `select a ->> 'filename' as name, a ->> 'document' as document
          from nodeharbor.outbox o, jsonb_array_elements(o.attachments) a where o.to_address = $1 and o.subject = 'We refunded $10.00'`,
       [user.email],
     );
-    expect(attached.map((a) => [a.name, Buffer.from(a.content, 'base64').subarray(0, 5).toString()])).toEqual([[`${note!.number}.pdf`, '%PDF-']]);
+    expect(attached).toEqual([{ name: `${note!.number}.pdf`, document: note!.number }]);
     const { rows: audit } = await s.deps.db.query<{ actor: string; action: string; target_id: string; after: Record<string, unknown> }>(
       `select actor, action, target_id, after from private.admin_audit_log where action = 'purchase.refund' and target_id = $1`,
       [user.id],

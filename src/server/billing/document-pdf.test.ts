@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pdfInfo, pdfText } from '../../../test/helpers/pdf-text';
+import { embeddedGlyphOutlines, pdfInfo, pdfText } from '../../../test/helpers/pdf-text';
 import { renderDocumentPdf, type BillingDocument } from './document-pdf';
 
 const receipt: BillingDocument = {
@@ -78,5 +78,25 @@ describe('renderDocumentPdf', () => {
       expect(note).toContain(part);
     }
     for (const absent of ['Tax ID', 'Billed to', 'Provider reference', '$']) expect(note).not.toContain(absent);
+  });
+
+  it('prints every name as it is written, in embedded fonts: Polish, Greek, Cyrillic and Chinese beside Latin', async () => {
+    const names = ['Łukasz Żółć', 'Zoë Brontë', 'Ωμέγα Λτδ', 'Дмитрий Иванов', '王芳', 'Kim 金 Jae-won'];
+    const pdf = await renderDocumentPdf({
+      ...receipt,
+      buyer_name: names.join(' · '),
+      seller: { ...receipt.seller, name: 'Ωμέγα Λτδ 北京', address: 'Żeromskiego 1\n北京市' },
+    });
+    const text = await pdfText(pdf);
+    for (const name of [...names, 'Ωμέγα Λτδ 北京', 'Żeromskiego 1', '北京市']) expect(text).toContain(name);
+    // The fonts travel with the document, subset to what it uses, and each glyph draws: text can be
+    // copied out of a glyph that shows nothing, so the outlines are counted too.
+    const fonts = [...pdf.toString('latin1').matchAll(/\/FontName \/[A-Z]{6}\+(\S+)/g)].map((m) => m[1]);
+    expect(new Set(fonts)).toEqual(new Set(['DejaVuSans', 'DejaVuSans-Bold', 'NotoSansSC-Regular', 'NotoSansSC-Bold']));
+    const outlines = embeddedGlyphOutlines(pdf);
+    expect(outlines.length).toBeGreaterThanOrEqual(3);
+    for (const n of outlines) expect(n).toBeGreaterThan(0);
+    expect(outlines.reduce((a, n) => a + n, 0)).toBeGreaterThanOrEqual(new Set([...text].filter((c) => /\S/.test(c))).size);
+    expect(pdf.length).toBeLessThan(200_000);
   });
 });

@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { DOCUMENT_TITLES, type DocumentKind, type Seller } from '../../shared/billing-documents';
+import { fontRuns, type Weight } from './document-fonts';
 
 /** One row of public.billing_documents as the database driver returns it. */
 export type BillingDocument = {
@@ -31,9 +32,23 @@ export function documentDate(at: Date | string): string {
   return `${day} (UTC)`;
 }
 
+/** One line of `text` at `weight` and `size`, each run in the font that has its glyphs (document-fonts.ts). */
+function line(pdf: PDFKit.PDFDocument, text: string, weight: Weight, size: number): void {
+  const runs = fontRuns(text, weight);
+  if (runs.length === 0) runs.push({ text: '', font: fontRuns(' ', weight)[0]!.font });
+  runs.forEach((run, i) => {
+    // pdfkit takes a parsed fontkit font where its types say a file: parsed once per process, not per document.
+    pdf.registerFont(run.font.name, run.font.font as unknown as Buffer);
+    pdf
+      .font(run.font.name)
+      .fontSize(size)
+      .text(run.text, { continued: i < runs.length - 1 });
+  });
+}
+
 /**
  * The PDF of a receipt or credit note, drawn from its immutable row alone: rendering it again
- * gives the same document. Helvetica is built into every PDF reader, so no font file is embedded.
+ * gives the same document. Its fonts are embedded, so every name prints as it is written.
  */
 export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
   const issuedAt = new Date(doc.issued_at);
@@ -50,39 +65,30 @@ export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
   });
 
   const seller = doc.seller;
-  pdf
-    .font('Helvetica-Bold')
-    .fontSize(14)
-    .text(seller.name ?? '');
-  pdf.font('Helvetica').fontSize(10);
-  for (const line of (seller.address ?? '').split(/\r?\n/)) if (line.trim()) pdf.text(line.trim());
-  if (seller.taxId) pdf.text(`Tax ID: ${seller.taxId}`);
+  line(pdf, seller.name ?? '', 'bold', 14);
+  for (const l of (seller.address ?? '').split(/\r?\n/)) if (l.trim()) line(pdf, l.trim(), 'regular', 10);
+  if (seller.taxId) line(pdf, `Tax ID: ${seller.taxId}`, 'regular', 10);
 
-  pdf.moveDown(2).font('Helvetica-Bold').fontSize(22).text(DOCUMENT_TITLES[doc.kind]);
-  pdf
-    .font('Helvetica')
-    .fontSize(11)
-    .text(`Number: ${doc.number}`)
-    .text(`Issued: ${documentDate(issuedAt)}`);
-  if (doc.kind === 'credit_note' && doc.receipt_number) pdf.text(`Corrects receipt ${doc.receipt_number}`);
+  pdf.moveDown(2);
+  line(pdf, DOCUMENT_TITLES[doc.kind], 'bold', 22);
+  line(pdf, `Number: ${doc.number}`, 'regular', 11);
+  line(pdf, `Issued: ${documentDate(issuedAt)}`, 'regular', 11);
+  if (doc.kind === 'credit_note' && doc.receipt_number) line(pdf, `Corrects receipt ${doc.receipt_number}`, 'regular', 11);
 
   if (doc.buyer_name || doc.buyer_email) {
-    pdf.moveDown().font('Helvetica-Bold').text('Billed to').font('Helvetica');
-    if (doc.buyer_name) pdf.text(doc.buyer_name);
-    if (doc.buyer_email) pdf.text(doc.buyer_email);
+    pdf.moveDown();
+    line(pdf, 'Billed to', 'bold', 11);
+    if (doc.buyer_name) line(pdf, doc.buyer_name, 'regular', 11);
+    if (doc.buyer_email) line(pdf, doc.buyer_email, 'regular', 11);
   }
 
-  pdf
-    .moveDown()
-    .font('Helvetica-Bold')
-    .text(doc.kind === 'receipt' ? 'Amount paid' : 'Amount refunded');
-  pdf.font('Helvetica').fontSize(16).text(documentAmount(doc.amount, doc.currency));
-  pdf
-    .fontSize(11)
-    .moveDown()
-    .text(doc.kind === 'receipt' ? 'For: NodeHarbor credit' : 'For: NodeHarbor credit taken back');
-  pdf.text(`Provider: ${PROVIDERS[doc.provider] ?? doc.provider}`);
-  if (doc.provider_reference) pdf.text(`Provider reference: ${doc.provider_reference}`);
+  pdf.moveDown();
+  line(pdf, doc.kind === 'receipt' ? 'Amount paid' : 'Amount refunded', 'bold', 11);
+  line(pdf, documentAmount(doc.amount, doc.currency), 'regular', 16);
+  pdf.moveDown();
+  line(pdf, doc.kind === 'receipt' ? 'For: NodeHarbor credit' : 'For: NodeHarbor credit taken back', 'regular', 11);
+  line(pdf, `Provider: ${PROVIDERS[doc.provider] ?? doc.provider}`, 'regular', 11);
+  if (doc.provider_reference) line(pdf, `Provider reference: ${doc.provider_reference}`, 'regular', 11);
 
   pdf.end();
   return done;

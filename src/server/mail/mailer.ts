@@ -3,8 +3,12 @@ import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { enqueue } from '../jobs/queue';
 
-/** A file sent with a mail, its content in base64 so that the outbox keeps it as JSON. */
-export type MailAttachment = { filename: string; contentType: string; content: string };
+/**
+ * A file sent with a mail: its content in base64, so that the outbox keeps it as JSON, or the
+ * number of a billing document, drawn when the mail is sent (decision 049): never in the request
+ * that made it.
+ */
+export type MailAttachment = { filename: string; contentType: string } & ({ content: string } | { document: string });
 
 export type Mail = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[] };
 
@@ -32,12 +36,22 @@ export interface Mailer {
   deliver(outboxId: number): Promise<number | undefined>;
 }
 
-export function createMailer(opts: { db: Database; smtpUrl?: string | undefined; from: string; logger: Logger }): Mailer {
+/** Draws the PDF of the billing document numbered `number`, or null when it cannot (logged). */
+export type DrawDocument = (number: string) => Promise<Buffer | null>;
+
+export function createMailer(opts: { db: Database; smtpUrl?: string | undefined; from: string; logger: Logger; drawDocument?: DrawDocument }): Mailer {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  // Field by field: a stored path or href would make nodemailer read a file or a URL.
+  const file = async (a: MailAttachment) => {
+    if ('content' in a) return { filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' };
+    const pdf = (await opts.drawDocument?.(a.document)) ?? null;
+    // Thrown: the mail says it is attached, so it waits for a retry rather than going without.
+    if (!pdf) throw new Error(`document ${a.document} could not be drawn`);
+    return { filename: a.filename, contentType: a.contentType, content: pdf };
+  };
   const relay = async (id: number, mail: Mail) => {
     try {
-      // Field by field: a stored path or href would make nodemailer read a file or a URL.
-      const attachments = mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' }));
+      const attachments = mail.attachments && (await Promise.all(mail.attachments.map(file)));
       await transport!.sendMail({ from: opts.from, ...mail, attachments });
       await opts.db.query(`update nodeharbor.outbox set status = 'sent', sent_at = now(), error = null where id = $1`, [id]);
     } catch (e) {

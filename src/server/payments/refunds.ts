@@ -1,4 +1,3 @@
-import { storedDocumentPdf } from '../billing/document-pdf';
 import { isDbError, type Queryable } from '../db/database';
 import { refundMail } from '../mail/templates/refund';
 import { PAYMENT_MISMATCH_SUBJECT, paymentMismatchParagraphs } from '../../shared/payment-mismatch';
@@ -160,8 +159,7 @@ async function queueRefundMail(deps: SettleDeps, r: Booked): Promise<void> {
     const { rows } = await deps.db.query<{ email: string | null }>('select email from auth.users where id = $1', [r.user_id]);
     const to = rows[0]?.email;
     if (!to) return;
-    const pdf = await storedDocumentPdf(deps, r.credit_note!);
-    const mail = refundMail({ to, amount: r.amount!, balance: r.balance!, reversal: r.kind === 'reversal', creditNote: r.credit_note!, pdf });
+    const mail = refundMail({ to, amount: r.amount!, balance: r.balance!, reversal: r.kind === 'reversal', creditNote: r.credit_note! });
     await deps.mailer.queue(deps.db, mail, { key: `refund:${r.refund_id}` });
   } catch (e) {
     deps.logger.warn('refund mail not queued', { refund_id: r.refund_id, error: e instanceof Error ? e.message : String(e) });

@@ -1,4 +1,3 @@
-import { storedDocumentPdf } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { fromMail, notify } from '../notify/notify';
@@ -77,8 +76,7 @@ async function queueReceipt(deps: SettleDeps, orderId: string, userId: string, a
     );
     const r = rows[0];
     if (!r?.email) return;
-    const pdf = await storedDocumentPdf(deps, receipt);
-    const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test', receipt, pdf });
+    const mail = paymentReceivedMail({ to: r.email, amount, balance: r.balance, test: r.provider === 'test', receipt });
     const message = fromMail(mail, { amount, balance: r.balance, receipt });
     await deps.db.transaction((tx) => notify(tx, deps, { userId, event: 'payment_received', key: `payment-received:${orderId}`, mail, message }));
   } catch (e) {

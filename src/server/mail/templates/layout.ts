@@ -24,8 +24,7 @@ export function day(at: Date | string): string {
   return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }
 
-/** `mail` with the document numbered `number` attached as its PDF, when there is one. */
-export function withPdf(mail: Mail, number: string, pdf: Buffer | null): Mail {
-  if (!pdf) return mail;
-  return { ...mail, attachments: [{ filename: documentFileName(number), contentType: 'application/pdf', content: pdf.toString('base64') }] };
+/** `mail` with the billing document numbered `number` attached as its PDF, drawn when the mail is sent. */
+export function withDocument(mail: Mail, number: string): Mail {
+  return { ...mail, attachments: [{ filename: documentFileName(number), contentType: 'application/pdf', document: number }] };
 }

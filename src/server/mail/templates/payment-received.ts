@@ -1,10 +1,10 @@
 import type { Mail } from '../mailer';
-import { money, paragraphsMail, withPdf } from './layout';
+import { money, paragraphsMail, withDocument } from './layout';
 
 /**
  * For the payments flow: a completed purchase has reached the balance. A purchase through the
  * built-in test provider says so, so that no one mistakes its credit for a payment. The receipt's
- * PDF goes with it when it could be drawn; the mail names the receipt either way.
+ * PDF goes with it, drawn when the mail is sent.
  */
 export function paymentReceivedMail({
   to,
@@ -12,22 +12,18 @@ export function paymentReceivedMail({
   balance,
   test,
   receipt,
-  pdf,
 }: {
   to: string;
   amount: string | number;
   balance: string | number;
   test: boolean;
   receipt: string;
-  pdf: Buffer | null;
 }): Mail {
   const subject = `We received your payment of ${money(amount)}`;
   const paragraphs = [
     `Thank you: ${money(amount)} has been added to your NodeHarbor credit.`,
     `Your balance is now ${money(balance)}. Funds never expire.`,
-    pdf
-      ? `Receipt ${receipt} is attached; you can download it again from Billing › Purchase History.`
-      : `Receipt ${receipt} records this payment; you can download it from Billing › Purchase History.`,
+    `Receipt ${receipt} is attached; you can download it again from Billing › Purchase History.`,
   ];
   const mail = test
     ? paragraphsMail(to, `[TEST] ${subject}`, [
@@ -35,6 +31,5 @@ export function paymentReceivedMail({
         ...paragraphs,
       ])
     : paragraphsMail(to, subject, paragraphs);
-  if (!pdf) return mail;
-  return withPdf(mail, receipt, pdf);
+  return withDocument(mail, receipt);
 }

@@ -92,31 +92,31 @@ describe('mail templates', () => {
     ],
     [
       'payment received',
-      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001' }),
       'We received your payment of $25.00',
       [
         'Thank you: $25.00 has been added to your NodeHarbor credit.',
         'Your balance is now $30.50. Funds never expire.',
-        'Receipt NH-2026-000001 records this payment; you can download it from Billing › Purchase History.',
+        'Receipt NH-2026-000001 is attached; you can download it again from Billing › Purchase History.',
       ],
     ],
     [
       'refund',
-      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }),
+      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001' }),
       'We refunded $10.00',
       [
         'We refunded $10.00 to your payment method, and the same amount has been taken from your NodeHarbor credit.',
-        'Credit note NH-CN-2026-000001 records it; you can download it from Billing › Purchase History.',
+        'Credit note NH-CN-2026-000001 is attached; you can download it again from Billing › Purchase History.',
         'Your balance is now $15.00.',
       ],
     ],
     [
       'reversal',
-      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: null }),
+      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002' }),
       'A payment of $10.00 was reversed',
       [
         'PayPal reversed $10.00 of your payment, and the same amount has been taken from your NodeHarbor credit.',
-        'Credit note NH-CN-2026-000002 records it; you can download it from Billing › Purchase History.',
+        'Credit note NH-CN-2026-000002 is attached; you can download it again from Billing › Purchase History.',
         'Your balance is now -$7.00. Services do not renew until a top-up brings it back above their price.',
       ],
     ],
@@ -175,10 +175,10 @@ describe('mail templates', () => {
       suspensionMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationReminderMail({ to, name: 'node-1', price: '10.00', balance: '4.5', terminatesAt: renewsAt }),
       terminationMail({ to, name: 'node-1' }),
-      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }),
-      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: Buffer.from('%PDF-') }),
-      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf: null }),
-      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: Buffer.from('%PDF-') }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001' }),
+      paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001' }),
+      refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001' }),
+      refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002' }),
       installFailedMail({ to, name: 'node-1', cause: 'not_started' }),
       installFailedMail({ to, name: 'node-1', cause: 'not_started', refunded: { amount: '10.00', balance: '10.00' } }),
       securityAlertMail({ to, event: 'new-device', at: renewsAt, ip: '203.0.113.9', userAgent: undefined, resetUrl: 'https://x/r', contactUrl: 'https://x/c' }),
@@ -206,7 +206,7 @@ describe('mail templates', () => {
   });
 
   it('write amounts in dollars and dates in UTC', () => {
-    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null })).toMatchObject({
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001' })).toMatchObject({
       subject: 'We received your payment of $25.00',
       text: expect.stringContaining('Your balance is now $30.50.'),
     });
@@ -214,35 +214,29 @@ describe('mail templates', () => {
     expect(expiryMail({ to, name: 'n', price: '10.00', balance: '4.5' }).text).toContain('costs $10.00 and your balance is $4.50');
   });
 
-  it('name the receipt of a payment, and attach its PDF when it could be drawn', () => {
-    const pdf = Buffer.from('%PDF-1.3 receipt');
-    const attached = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123', pdf });
+  it('name the receipt of a payment, and attach it by its number, to be drawn when the mail is sent', () => {
+    const attached = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123' });
     expect(attached.text).toContain('Receipt NH-2026-000123 is attached; you can download it again from Billing › Purchase History.');
-    expect(attached.attachments).toEqual([{ filename: 'NH-2026-000123.pdf', contentType: 'application/pdf', content: pdf.toString('base64') }]);
-    // Drawing the PDF failed: the mail still goes, naming the receipt to download.
-    const bare = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000123', pdf: null });
-    expect(bare.text).toContain('Receipt NH-2026-000123 records this payment; you can download it from Billing › Purchase History.');
-    expect(bare.attachments).toBeUndefined();
+    expect(attached.attachments).toEqual([{ filename: 'NH-2026-000123.pdf', contentType: 'application/pdf', document: 'NH-2026-000123' }]);
   });
 
   it('tell a refund or a reversal, attach its credit note, and say what a negative balance means', () => {
-    const pdf = Buffer.from('%PDF-1.3 credit note');
-    const refunded = refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001', pdf });
+    const refunded = refundMail({ to, amount: '10.00', balance: '15.00', reversal: false, creditNote: 'NH-CN-2026-000001' });
     expect(refunded.subject).toBe('We refunded $10.00');
     expect(refunded.text.split('\n\n')).toEqual([
       'We refunded $10.00 to your payment method, and the same amount has been taken from your NodeHarbor credit.',
       'Credit note NH-CN-2026-000001 is attached; you can download it again from Billing › Purchase History.',
       'Your balance is now $15.00.',
     ]);
-    expect(refunded.attachments).toEqual([{ filename: 'NH-CN-2026-000001.pdf', contentType: 'application/pdf', content: pdf.toString('base64') }]);
-    const reversed = refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002', pdf: null });
+    expect(refunded.attachments).toEqual([{ filename: 'NH-CN-2026-000001.pdf', contentType: 'application/pdf', document: 'NH-CN-2026-000001' }]);
+    const reversed = refundMail({ to, amount: '10.00', balance: '-7.00', reversal: true, creditNote: 'NH-CN-2026-000002' });
     expect(reversed.subject).toBe('A payment of $10.00 was reversed');
     expect(reversed.text.split('\n\n')).toEqual([
       'PayPal reversed $10.00 of your payment, and the same amount has been taken from your NodeHarbor credit.',
-      'Credit note NH-CN-2026-000002 records it; you can download it from Billing › Purchase History.',
+      'Credit note NH-CN-2026-000002 is attached; you can download it again from Billing › Purchase History.',
       'Your balance is now -$7.00. Services do not renew until a top-up brings it back above their price.',
     ]);
-    expect(reversed.attachments).toBeUndefined();
+    expect(reversed.attachments).toEqual([{ filename: 'NH-CN-2026-000002.pdf', contentType: 'application/pdf', document: 'NH-CN-2026-000002' }]);
   });
 
   it('say where a deleted service is reused: New Service, with the same plan', () => {
@@ -266,11 +260,11 @@ describe('mail templates', () => {
   });
 
   it('mark a payment through the test provider as TEST, in the subject and the first line', () => {
-    const m = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001', pdf: null });
+    const m = paymentReceivedMail({ to, amount: 25, balance: '30.5', test: true, receipt: 'NH-2026-000001' });
     expect(m.subject).toBe('[TEST] We received your payment of $25.00');
     expect(m.text.split('\n\n')[0]).toMatch(/^TEST payment — no money was taken\./);
     expect(m.text).toContain('Your balance is now $30.50.');
-    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001', pdf: null }).text).not.toContain('TEST');
+    expect(paymentReceivedMail({ to, amount: 25, balance: '30.5', test: false, receipt: 'NH-2026-000001' }).text).not.toContain('TEST');
   });
 
   it('escape what they put in HTML', () => {
