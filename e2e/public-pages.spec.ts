@@ -1,14 +1,17 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingPolicy, PAYPAL_CARD_REFUND_DAYS } from '../src/shared/billing-policy';
 import { THEME_SCRIPT } from '../src/shared/theme-script';
 import { DESKTOP, MOBILE, startApp, type TestApp, type Viewport } from './helpers/app';
 import { seriousViolations } from './helpers/axe';
 
 const STATUS_URL = 'https://status.nodeharbor.test';
+/** Not the default (14): the terms must say what this server does. */
+const SUSPENSION_DAYS = 10;
 let app: TestApp;
 beforeAll(async () => {
-  // Its own server: the only one with a status page's address.
-  app = await startApp({ STATUS_URL });
+  // Its own server: the only one with a status page's address, and a suspension period of its own.
+  app = await startApp({ STATUS_URL, SUSPENSION_DAYS: String(SUSPENSION_DAYS) });
 });
 afterAll(() => app?.stop());
 
@@ -19,6 +22,7 @@ const homeQuestions = [
   'What if my node fails to install?',
   'Is uptime guaranteed?',
   'How do I pay?',
+  'What if my balance runs short, and can I get a refund?',
 ];
 const failedInstallAnswer =
   'The paid period starts when your node first runs, and a failed installation costs nothing: its charge comes back to your balance at once. The dashboard shows why it failed, and you can retry the installation, which charges the price again once you confirm, or delete the service.';
@@ -244,6 +248,16 @@ it('the home page FAQ answers each question on request, the structured data hold
   expect(faqLd.mainEntity.map((q) => q.name)).toEqual(homeQuestions);
   expect(faqLd.mainEntity[2]!.acceptedAnswer.text).toBe(failedInstallAnswer);
   expect(html).toContain(failedInstallAnswer);
+});
+
+it("the terms' billing and refund policy names the numbers this server runs with", async () => {
+  const { page, errors } = await visit('/terms');
+  const policy = billingPolicy(SUSPENSION_DAYS);
+  for (const p of policy) await page.getByText(p.text).waitFor();
+  expect(policy.find((p) => p.heading === 'Renewals')!.text).toContain(`within ${SUSPENSION_DAYS} days`);
+  expect(policy.find((p) => p.heading === 'Refunds')!.text).toContain(`up to ${PAYPAL_CARD_REFUND_DAYS} days`);
+  await expect(page.getByText(`within ${SUSPENSION_DAYS} days`).count()).resolves.toBe(1);
+  expect(errors).toEqual([]);
 });
 
 it('the dark theme is applied, and kept across a reload', async () => {

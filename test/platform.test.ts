@@ -31,6 +31,7 @@ describe('platform', () => {
       registrationEnabled: false,
       devHostSuffixes: ['.lovableproject.com'],
       statusUrl: null,
+      suspensionDays: 14,
       testPayments: false,
     });
   });

@@ -54,6 +54,7 @@ export function createApp(deps: AppDeps): Hono {
         registrationEnabled: config.registrationEnabled,
         devHostSuffixes: config.devHostSuffixes,
         statusUrl: config.statusUrl ?? null,
+        suspensionDays: config.suspensionDays,
         testPayments: config.testPaymentsChosen,
       },
       200,

@@ -7,6 +7,8 @@ export type AppConfig = {
   registrationEnabled: boolean;
   devHostSuffixes: string[];
   statusUrl: string | null;
+  /** SUSPENSION_DAYS: the terms' billing policy names it. */
+  suspensionDays: number;
   /** The free test payment provider was chosen on purpose: every page says so (TestPaymentsBanner). */
   testPayments: boolean;
 };

@@ -47,6 +47,10 @@ export const homeFaq = [
     q: 'How do I pay?',
     a: 'You buy prepaid credit through our payment provider. Services are charged from your balance when they start and when they renew. Funds never expire.',
   },
+  {
+    q: 'What if my balance runs short, and can I get a refund?',
+    a: 'When a renewal finds your balance short, the service is suspended and starts again as soon as you add funds; if you do not within the suspension period, it is terminated. We refund a purchase to the payment method it came from, through PayPal. The Billing and refunds section of our Terms of Service has the details and the numbers.',
+  },
 ];
 
 const tabs = [

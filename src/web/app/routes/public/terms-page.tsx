@@ -3,10 +3,15 @@ import { LegalPage } from '@/components/layout/legal-page';
 import { paths } from '@/config/paths';
 import { site } from '@/config/site';
 import { articleLd, breadcrumbLd, Seo } from '@/lib/seo';
+import { useAppConfig } from '@/lib/app-config';
+import { billingPolicy } from '@shared/billing-policy';
+import { SUSPENSION_DAYS } from '@shared/constants';
 
 const description = 'The terms that govern your use of NodeHarbor: accounts, prepaid credit, our 99% uptime aim, acceptable use, liability and termination.';
 
 export default function TermsPage() {
+  // The server's own SUSPENSION_DAYS once its config is read; the default before (and when prerendered).
+  const suspensionDays = useAppConfig().data?.suspensionDays ?? SUSPENSION_DAYS;
   return (
     <>
       <Seo
@@ -57,6 +62,18 @@ export default function TermsPage() {
                 Town Star node and $3/month for a Master Node. A service is charged when it starts and renews automatically only if your balance covers the
                 renewal. Credit never expires and is not redeemable for cash.
               </p>
+            ),
+          },
+          {
+            heading: 'Billing and refunds',
+            body: (
+              <>
+                {billingPolicy(suspensionDays).map((p) => (
+                  <p key={p.heading}>
+                    <strong>{p.heading}.</strong> {p.text}
+                  </p>
+                ))}
+              </>
             ),
           },
           {
