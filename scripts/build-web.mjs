@@ -74,4 +74,12 @@ const compressAll = (dir) => {
   }
 };
 compressAll(out);
+
+// The API reference's viewer (/docs/api, src/server/api/api-docs.ts): Scalar's browser bundle, a
+// build-time dependency copied here so that production holds the file, not the package and the
+// build tools it depends on. 5 MB: gzip only, as brotli at its best would add seconds to every build.
+const scalar = readFileSync(join(root, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'));
+mkdirSync(join(out, 'docs/api'), { recursive: true });
+writeFileSync(join(out, 'docs/api/scalar.js'), scalar);
+writeFileSync(join(out, 'docs/api/scalar.js.gz'), gzipSync(scalar, { level: 9 }));
 console.log(`build:web: ${prerendered.length} routes prerendered, plus 200.html, 404.html, spa-routes.json, robots.txt, sitemap.xml`);
