@@ -8,6 +8,17 @@ export type IncidentImpact = (typeof INCIDENT_IMPACTS)[number];
 export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
+/** An incident as private.status_summary returns it (migration 0054): the page, /status.json and the admin's tab read the same shape. */
+export type Incident = {
+  id: number;
+  title: string;
+  impact: IncidentImpact;
+  product_code: string | null;
+  opened_at: string;
+  resolved_at: string | null;
+  updates: { status: IncidentStatus; body: string; posted_at: string }[];
+};
+
 export const INCIDENT_TITLE_MAX = 120;
 export const INCIDENT_BODY_MAX = 2000;
 /** Days the page shows, and keeps: the monitor's own uptime is kept as long (UPTIME_KEPT_DAYS). */

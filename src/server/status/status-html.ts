@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { IMPACT_LABELS, STATUS_DAYS, STATUS_LABELS } from '../../shared/status-page';
-import type { DayFigure, Incident, StatusSummary } from './status-summary';
+import { IMPACT_LABELS, STATUS_DAYS, STATUS_LABELS, type Incident } from '../../shared/status-page';
+import type { DayFigure, StatusSummary } from './status-summary';
 
 /** At or above: a good day; below PARTIAL: a bad one. */
 const GOOD = 99.5;

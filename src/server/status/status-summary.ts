@@ -1,19 +1,9 @@
-import type { IncidentImpact, IncidentStatus } from '../../shared/status-page';
+import type { Incident } from '../../shared/status-page';
 import type { Queryable } from '../db/database';
 
 /** One UTC day's figure: a percentage of seconds (nodes) or of minutes (the API). */
 export type DayFigure = { day: string; availability: number };
 export type ProductStatus = { code: string; name: string; today: number | null; ninety_days: number | null; days: DayFigure[] };
-export type IncidentUpdate = { status: IncidentStatus; body: string; posted_at: string };
-export type Incident = {
-  id: number;
-  title: string;
-  impact: IncidentImpact;
-  product_code: string | null;
-  opened_at: string;
-  resolved_at: string | null;
-  updates: IncidentUpdate[];
-};
 /** What private.status_summary (migration 0054) returns: every figure the page shows, and nothing else. */
 export type StatusSummary = {
   generated_at: string;

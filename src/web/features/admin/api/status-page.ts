@@ -1,18 +1,9 @@
-import type { IncidentImpact, IncidentStatus } from '@shared/status-page';
+import type { Incident, IncidentImpact, IncidentStatus } from '@shared/status-page';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getSupabase } from '@/lib/supabase';
 import { adminKeys } from '@/lib/query-keys';
 
-export type StatusIncident = {
-  id: number;
-  title: string;
-  impact: IncidentImpact;
-  product_code: string | null;
-  opened_at: string;
-  resolved_at: string | null;
-  updates: { status: IncidentStatus; body: string; posted_at: string }[];
-};
-export type StatusPageAdmin = { products: { code: string; name: string }[]; incidents: StatusIncident[] };
+export type StatusPageAdmin = { products: { code: string; name: string }[]; incidents: Incident[] };
 
 /** The product families and the incidents (public.admin_status_page), never from the page's cache. */
 export async function getStatusPageAdmin(): Promise<StatusPageAdmin> {

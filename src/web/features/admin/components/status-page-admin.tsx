@@ -5,6 +5,7 @@ import {
   STATUS_LABELS,
   incidentBodyError,
   incidentTitleError,
+  type Incident,
   type IncidentImpact,
   type IncidentStatus,
 } from '@shared/status-page';
@@ -18,7 +19,7 @@ import { QueryState } from '@/components/ui/query-state';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useTouchedFields } from '@/lib/use-touched-fields';
-import { useOpenIncident, usePostStatusUpdate, useStatusPageAdmin, type StatusIncident } from '../api/status-page';
+import { useOpenIncident, usePostStatusUpdate, useStatusPageAdmin } from '../api/status-page';
 
 const ALL = 'all';
 
@@ -148,7 +149,7 @@ function StatusSelect({ id, value, onChange }: { id: string; value: IncidentStat
   );
 }
 
-function OpenIncident({ incident }: { incident: StatusIncident }) {
+function OpenIncident({ incident }: { incident: Incident }) {
   const f = useFormat();
   const post = usePostStatusUpdate();
   const [status, setStatus] = useState<IncidentStatus>('monitoring');
