@@ -15,7 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { postgresAnswers } from './postgres-answers.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -181,6 +181,18 @@ const counts = (id) => {
   total.skipped += skipped;
   return `${r.testResults.length} files, ${r.numTotalTests} tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`;
 };
+/** Each failed test of a pass, or a file that failed as a whole, with the first line of its message. */
+function failedTests(id) {
+  const file = join(runDir, `${id}.json`);
+  if (!existsSync(file)) return [];
+  const firstLine = (text = '') => text.trim().split('\n')[0].slice(0, 300);
+  return JSON.parse(readFileSync(file, 'utf8')).testResults.flatMap((f) => {
+    const where = relative(root, f.name);
+    const tests = f.assertionResults.filter((t) => t.status === 'failed');
+    if (!tests.length) return f.status === 'failed' ? [`${where}: ${firstLine(f.message)}`] : [];
+    return tests.map((t) => `${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  });
+}
 console.log('\n=== Summary ===');
 console.log('| pass | result | wall time | CPU time | tests |\n| --- | --- | --- | --- | --- |');
 for (const r of results) {
@@ -190,6 +202,10 @@ const cpu = results.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
 console.log(`| all, from setup to the end | | ${seconds(Date.now() - started)} | ${seconds(cpu * 1000)} | |`);
 console.log(`\nTests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 const failed = [...results.filter((r) => !r.ok).map((r) => r.name), ...problems];
+// Which tests failed, and the first line of why, so that the end of a long run's output says it.
+for (const r of results.filter((r) => !r.ok)) {
+  for (const line of failedTests(r.id)) console.error(`  ${r.name}: ${line}`);
+}
 if (failed.length) {
   console.error(`\nFailed: ${failed.join('; ')}`);
   process.exit(1);
