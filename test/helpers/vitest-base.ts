@@ -10,6 +10,9 @@ export const base = {
   execArgv: ['--experimental-websocket'],
   env: { NODEHARBOR_TEST_PASSWORD_COST: '4' },
   pool: 'forks',
+  // expect.poll gives up after 1 s by default: a page or a job on a loaded 2-core machine can take
+  // longer than that to get where a test waits for it, and a poll that will never pass still fails.
+  expect: { poll: { timeout: 10_000 } },
 } satisfies ViteUserConfig['test'];
 
 /** Web code reaches src/shared as the app's build does (vite.config.ts). */
