@@ -8,8 +8,9 @@ import { expectLedgerBalanced } from '../test/helpers/ledger';
 import { pdfText } from '../test/helpers/pdf-text';
 import { createTestUser, type TestUser } from '../test/helpers/users';
 import { purchase } from '../test/payments/helpers';
+import { statementMessages, statementMonthName } from '../src/shared/statements';
 import { openSection } from './dashboard-helpers';
-import { expectToast, serverError } from './helpers/page-tools';
+import { answerJson, expectToast, serverError } from './helpers/page-tools';
 import { sharedApp, signIn, type TestApp } from './helpers/app';
 
 let app: TestApp;
@@ -93,5 +94,71 @@ describe('Billing › Purchase History documents', () => {
         .getByRole('button', { name: `Download receipt ${receipt}` })
         .isEnabled(),
     ).resolves.toBe(true);
+  });
+});
+
+describe('Billing › Statements', () => {
+  const statements = (page: Page) => page.getByRole('region', { name: 'Statements' });
+
+  it('lists the month with its balances and downloads its statement as a PDF and a CSV; a new customer has none', async () => {
+    const user = await createTestUser(app.server, { fullName: 'Zoë Łukasz' });
+    const admin = await createTestUser(app.server, { admin: true });
+    const { purchaseId } = await completedPurchase(user, 15);
+    await invokeFunction(admin.client, 'refund-purchase', { purchase_id: purchaseId, amount: 4 });
+    const month = new Date().toISOString().slice(0, 7);
+    const name = statementMonthName(month);
+
+    const { page, errors } = await app.newPage();
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Billing');
+    const row = statements(page).getByRole('row').filter({ hasText: name });
+    await expect(row.innerText()).resolves.toMatch(/\$0\.00\s+\$11\.00/);
+
+    const click = async (format: 'PDF' | 'CSV') => {
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        statements(page)
+          .getByRole('button', { name: `Download the ${name} statement as ${format}` })
+          .click(),
+      ]);
+      return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+    };
+    const pdf = await click('PDF');
+    expect(pdf.name).toBe(`nodeharbor-statement-${month}.pdf`);
+    const text = await pdfText(pdf.bytes);
+    for (const part of ['Zoë Łukasz', 'Opening balance: $0.00', 'Closing balance: $11.00', '$15.00', '-$4.00']) expect(text).toContain(part);
+    const csv = await click('CSV');
+    expect(csv.name).toBe(`nodeharbor-statement-${month}.csv`);
+    // The byte order mark survives the download: spreadsheets read the file as UTF-8.
+    expect(csv.bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = csv.bytes.toString('utf8').split('\r\n');
+    expect(lines[1]).toContain('"Opening balance"');
+    expect(lines.filter((l) => l.includes('"Purchase"') && l.includes('"15.00","15.00"'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('"Refund"') && l.includes('"-4.00","11.00"'))).toHaveLength(1);
+    expect(errors).toEqual([]);
+
+    const fresh = await createTestUser(app.server);
+    const { page: freshPage } = await app.newPage();
+    await signIn(freshPage, app.url, fresh.email, fresh.password);
+    await openSection(freshPage, 'Billing');
+    await statements(freshPage).getByText(statementMessages.empty).waitFor();
+  });
+
+  it('says why a statement cannot be downloaded, and when the list cannot be loaded', async () => {
+    const user = await createTestUser(app.server);
+    await completedPurchase(user, 5);
+    const name = statementMonthName(new Date().toISOString().slice(0, 7));
+    const { page, context } = await app.newPage();
+    await signIn(page, app.url, user.email, user.password);
+    await openSection(page, 'Billing');
+    await context.route('**/functions/v1/billing-statement', answerJson(429, { error: statementMessages.tooMany(4) }));
+    const button = statements(page).getByRole('button', { name: `Download the ${name} statement as PDF` });
+    await button.click();
+    await expectToast(page, statementMessages.downloadFailed, statementMessages.tooMany(4));
+    await expect(button.isEnabled()).resolves.toBe(true);
+
+    await context.route('**/rest/v1/rpc/get_statement_months', serverError);
+    await page.reload();
+    await statements(page).getByRole('alert').filter({ hasText: 'Failed to load statements' }).waitFor();
   });
 });

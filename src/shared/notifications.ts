@@ -15,6 +15,7 @@ export const NOTIFICATION_EVENTS = [
   'low_balance',
   'payment_received',
   'security_notice',
+  'statement_ready',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -27,6 +28,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   low_balance: 'Low balance',
   payment_received: 'Payment received',
   security_notice: 'Security notices',
+  statement_ready: 'Monthly statements',
 };
 
 /** Events about one service: these obey the service's own mute, the others do not name a service. */

@@ -1,8 +1,7 @@
-import PDFDocument from 'pdfkit';
 import type { Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { DOCUMENT_TITLES, type DocumentKind, type Seller } from '../../shared/billing-documents';
-import { fontRuns, type Weight } from './document-fonts';
+import { line, newPdf, sellerBlock } from './pdf-text';
 
 /** One row of public.billing_documents as the database driver returns it. */
 export type BillingDocument = {
@@ -32,42 +31,14 @@ export function documentDate(at: Date | string): string {
   return `${day} (UTC)`;
 }
 
-/** One line of `text` at `weight` and `size`, each run in the font that has its glyphs (document-fonts.ts). */
-function line(pdf: PDFKit.PDFDocument, text: string, weight: Weight, size: number): void {
-  const runs = fontRuns(text, weight);
-  if (runs.length === 0) runs.push({ text: '', font: fontRuns(' ', weight)[0]!.font });
-  runs.forEach((run, i) => {
-    // pdfkit takes a parsed fontkit font where its types say a file: parsed once per process, not per document.
-    pdf.registerFont(run.font.name, run.font.font as unknown as Buffer);
-    pdf
-      .font(run.font.name)
-      .fontSize(size)
-      .text(run.text, { continued: i < runs.length - 1 });
-  });
-}
-
 /**
  * The PDF of a receipt or credit note, drawn from its immutable row alone: rendering it again
  * gives the same document. Its fonts are embedded, so every name prints as it is written.
  */
 export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
   const issuedAt = new Date(doc.issued_at);
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: 56,
-    info: { Title: doc.number, Subject: DOCUMENT_TITLES[doc.kind], Author: doc.seller.name ?? '', CreationDate: issuedAt },
-  });
-  const done = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    pdf.on('data', (c: Buffer) => chunks.push(c));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
-
-  const seller = doc.seller;
-  line(pdf, seller.name ?? '', 'bold', 14);
-  for (const l of (seller.address ?? '').split(/\r?\n/)) if (l.trim()) line(pdf, l.trim(), 'regular', 10);
-  if (seller.taxId) line(pdf, `Tax ID: ${seller.taxId}`, 'regular', 10);
+  const { pdf, bytes } = newPdf({ Title: doc.number, Subject: DOCUMENT_TITLES[doc.kind], Author: doc.seller.name ?? '', CreationDate: issuedAt });
+  sellerBlock(pdf, doc.seller);
 
   pdf.moveDown(2);
   line(pdf, DOCUMENT_TITLES[doc.kind], 'bold', 22);
@@ -91,7 +62,7 @@ export function renderDocumentPdf(doc: BillingDocument): Promise<Buffer> {
   if (doc.provider_reference) line(pdf, `Provider reference: ${doc.provider_reference}`, 'regular', 11);
 
   pdf.end();
-  return done;
+  return bytes;
 }
 
 /**

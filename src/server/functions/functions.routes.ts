@@ -6,6 +6,7 @@ import { requireApiKey } from '../http/api-key';
 import { adminCreateUser } from './admin-create-user';
 import { apiToken } from './api-token';
 import { billingDocument } from './billing-document';
+import { billingStatement } from './billing-statement';
 import { contactForm } from './contact-form';
 import { contactSettings } from './contact-settings';
 import { fail } from './function-response';
@@ -24,6 +25,7 @@ const functions: Record<string, (deps: AppDeps, c: Context) => Promise<Response>
   'admin-create-user': adminCreateUser,
   'api-token': apiToken,
   'billing-document': billingDocument,
+  'billing-statement': billingStatement,
   'contact-form': contactForm,
   'contact-settings': contactSettings,
   'node-boot-failed': nodeBootFailed,

@@ -18,6 +18,7 @@ import { resumeServices } from './tasks/resume-services';
 import { sendEmail } from './tasks/send-email';
 import { sendRecovery } from './tasks/send-recovery';
 import { startService } from './tasks/start-service';
+import { statementNotices } from './tasks/statement-notices';
 import { stopService } from './tasks/stop-service';
 import { uninstallService } from './tasks/uninstall-service';
 import { updateNodeKey } from './tasks/update-node-key';
@@ -47,6 +48,7 @@ export const taskRegistry: ReadonlyMap<string, Task> = new Map(
     notifyLowBalance,
     pollTelegram,
     probeApi,
+    statementNotices,
   ].map((t) => [t.name, t as Task]),
 );
 
@@ -77,4 +79,6 @@ const fixedSchedules: readonly Schedule[] = [
   { task: reconcilePurchases.name, everySeconds: 30 },
   // The status page's API row: one probe a minute.
   { task: probeApi.name, everySeconds: 60 },
+  // Last month's statements are ready: told on the 1st, within the hour.
+  { task: statementNotices.name, everySeconds: 3600 },
 ];

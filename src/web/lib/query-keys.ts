@@ -50,6 +50,7 @@ export const billingKeys = {
   transactions: (userId: string) => [...billingKeys.all, 'transactions', userId] as const,
   ledgerPage: (userId: string, q: object, limit: number, offset: number) => [...billingKeys.all, 'ledger', userId, q, limit, offset] as const,
   documents: (userId: string, purchaseIds: readonly string[]) => [...billingKeys.all, 'documents', userId, purchaseIds] as const,
+  statements: (userId: string) => [...billingKeys.all, 'statements', userId] as const,
 };
 
 export const accountKeys = {

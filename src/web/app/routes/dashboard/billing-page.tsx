@@ -5,6 +5,7 @@ import { getPurchaseAmount } from '@/features/billing/api/get-purchase-amount';
 import { AddFundsCard } from '@/features/billing/components/add-funds-card';
 import { BalanceCard } from '@/features/billing/components/balance-card';
 import { PurchaseHistory } from '@/features/billing/components/purchase-history';
+import { StatementsCard } from '@/features/billing/components/statements-card';
 import type { SignedInUser } from '@/lib/signed-in-user';
 import { UnusedServicesTable } from '@/features/services/components/unused-services-table';
 import { useFormat, type Formatters } from '@/lib/format';
@@ -64,6 +65,9 @@ export function BillingPage({ user }: { user: SignedInUser }) {
       <AddFundsCard key={params.get('amount') ?? ''} userId={user.id} requested={requestedTopUp(params.get('amount'))} />
       <div className="lg:col-span-2">
         <PurchaseHistory userId={user.id} />
+      </div>
+      <div className="lg:col-span-2">
+        <StatementsCard userId={user.id} />
       </div>
       <div className="lg:col-span-2">
         <UnusedServicesTable userId={user.id} />
