@@ -257,6 +257,8 @@ it("the terms' billing and refund policy names the numbers this server runs with
   expect(policy.find((p) => p.heading === 'Renewals')!.text).toContain(`within ${SUSPENSION_DAYS} days`);
   expect(policy.find((p) => p.heading === 'Refunds')!.text).toContain(`up to ${PAYPAL_CARD_REFUND_DAYS} days`);
   await expect(page.getByText(`within ${SUSPENSION_DAYS} days`).count()).resolves.toBe(1);
+  // No crypto processor on this server: the terms promise nothing of crypto (e2e/crypto-payments.spec.ts has one).
+  await expect(page.getByText('final on chain').count()).resolves.toBe(0);
   expect(errors).toEqual([]);
 });
 

@@ -56,6 +56,7 @@ export function createApp(deps: AppDeps): Hono {
         statusUrl: config.statusUrl ?? null,
         suspensionDays: config.suspensionDays,
         testPayments: config.testPaymentsChosen,
+        cryptoPayments: config.nowPayments !== undefined,
       },
       200,
       { 'Cache-Control': 'no-cache' },

@@ -14,6 +14,7 @@ import { checkEncryptionKey } from './encryption-key-check';
 import { createLogger, type Logger } from './http/logger';
 import { resolveSecrets } from './local-secrets';
 import { createMailer } from './mail/mailer';
+import { createNowPayments } from './payments/nowpayments';
 import { createPaymentProvider } from './payments/create-provider';
 
 /**
@@ -45,7 +46,8 @@ export async function bootstrap(config: Config, opts: { db?: Database; logger?: 
     drawDocument: (number) => storedDocumentPdf({ db, logger }, number),
   });
   const payments = createPaymentProvider(config, db, logger);
-  return { config, db, keys, encryptionKeys, logger, mailer, payments, seller: config.seller };
+  const crypto = config.nowPayments ? createNowPayments(config.nowPayments) : undefined;
+  return { config, db, keys, encryptionKeys, logger, mailer, payments, ...(crypto ? { crypto } : {}), seller: config.seller };
 }
 
 /** Brings the database up to date and checks that ENCRYPTION_KEY is the one it was written with. */

@@ -4,6 +4,7 @@ import type { Config } from './env';
 import type { Keys } from './auth/tokens';
 import type { Logger } from './http/logger';
 import type { Mailer } from './mail/mailer';
+import type { CryptoProcessor } from './payments/crypto';
 import type { PaymentProvider } from './payments/provider';
 import type { Worker } from './jobs/worker';
 import type { Lifecycle } from './shutdown';
@@ -20,6 +21,8 @@ export type AppDeps = {
   mailer: Mailer;
   /** PayPal, or the built-in test provider when PAYPAL_* is not set. */
   payments: PaymentProvider;
+  /** Crypto top-ups beside it, when NOWPAYMENTS_* is set (decision 050). */
+  crypto?: CryptoProcessor;
   /** Who issues receipts and credit notes (BILLING_*). */
   seller: Seller;
   /** The built front end; absent in API-only tests. */

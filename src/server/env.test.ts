@@ -49,6 +49,34 @@ describe('loadConfig: PayPal', () => {
   });
 });
 
+describe('loadConfig: crypto top-ups through NOWPayments (decision 050)', () => {
+  const np = { NOWPAYMENTS_API_KEY: 'KEY-1', NOWPAYMENTS_IPN_SECRET: 'ipn-secret-value', NOWPAYMENTS_EMAIL: 'm@example.com', NOWPAYMENTS_PASSWORD: 'pw-value' };
+
+  it('is off without its settings, and on NOWPayments itself with them', () => {
+    expect(loadConfig({}).nowPayments).toBeUndefined();
+    expect(loadConfig(np).nowPayments).toEqual({
+      apiKey: 'KEY-1',
+      ipnSecret: 'ipn-secret-value',
+      email: 'm@example.com',
+      password: 'pw-value',
+      apiUrl: 'https://api.nowpayments.io/v1',
+      checkoutOrigin: 'https://nowpayments.io',
+      timeoutMs: 15_000,
+    });
+  });
+
+  it('is all or nothing, with a clear line, and never prints a secret', () => {
+    const p = problems({ NOWPAYMENTS_API_KEY: 'KEY-1', NOWPAYMENTS_IPN_SECRET: 'ipn-secret-value' });
+    expect(p).toEqual([
+      'Crypto payments need NOWPAYMENTS_API_KEY, NOWPAYMENTS_IPN_SECRET, NOWPAYMENTS_EMAIL and NOWPAYMENTS_PASSWORD together; missing: NOWPAYMENTS_EMAIL, NOWPAYMENTS_PASSWORD',
+    ]);
+    expect(p.join()).not.toContain('ipn-secret-value');
+    expect(problems({ NOWPAYMENTS_API_URL: 'http://127.0.0.1:9' })).toEqual([
+      'NOWPAYMENTS_API_URL and NOWPAYMENTS_CHECKOUT_ORIGIN need the other NOWPAYMENTS_* settings',
+    ]);
+  });
+});
+
 describe('loadConfig: the test payment provider', () => {
   const publicSite = { NODE_ENV: 'production', PUBLIC_URL: 'https://nodeharbor.example' };
 

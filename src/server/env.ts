@@ -292,6 +292,13 @@ const schema = z.object({
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   PAYPAL_API_URL: url('PAYPAL_API_URL', ['http:', 'https:']),
   PAYPAL_TIMEOUT_MS: int('PAYPAL_TIMEOUT_MS', 15_000, 100, 120_000),
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  NOWPAYMENTS_EMAIL: z.string().optional(),
+  NOWPAYMENTS_PASSWORD: z.string().optional(),
+  NOWPAYMENTS_API_URL: url('NOWPAYMENTS_API_URL', ['http:', 'https:']),
+  NOWPAYMENTS_CHECKOUT_ORIGIN: url('NOWPAYMENTS_CHECKOUT_ORIGIN', ['http:', 'https:']),
+  NOWPAYMENTS_TIMEOUT_MS: int('NOWPAYMENTS_TIMEOUT_MS', 15_000, 100, 120_000),
   TELEGRAM_BOT_TOKEN: z
     .string()
     .optional()
@@ -334,6 +341,22 @@ export type PayPalConfig = {
   webhookId: string;
   /** PayPal's REST host for the mode, or PAYPAL_API_URL (a local stand-in in tests). */
   apiUrl: string;
+  timeoutMs: number;
+};
+
+/**
+ * NOWPayments (decision 050): the API key and IPN secret from its dashboard, and the account's
+ * e-mail and password, which listing an invoice's payments needs (POST /v1/auth).
+ */
+export type NowPaymentsConfig = {
+  apiKey: string;
+  ipnSecret: string;
+  email: string;
+  password: string;
+  /** https://api.nowpayments.io/v1, or NOWPAYMENTS_API_URL (a local stand-in in tests). */
+  apiUrl: string;
+  /** Where its invoices are hosted: the only place the buyer is sent. */
+  checkoutOrigin: string;
   timeoutMs: number;
 };
 
@@ -424,6 +447,8 @@ export type Config = {
   shutdownGraceSeconds: number;
   /** Undefined means: the built-in test provider, whose approval page is our own (see paymentsConfig). */
   paypal: PayPalConfig | undefined;
+  /** Crypto top-ups, when NOWPAYMENTS_* is set. */
+  nowPayments: NowPaymentsConfig | undefined;
   /** PAYMENTS_PROVIDER=test: the free test provider on purpose, announced on every page and at each start. */
   testPaymentsChosen: boolean;
   /** The notification channels' outside services and the outbound guard's exceptions (decision 043); createChannelSender takes it whole. */
@@ -526,6 +551,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`PUBLIC_URL must be set when HOST (${host}) is not a loopback address: it is the address links and the browser use`);
   }
   const paypal = paymentsConfig(e, host, problems);
+  const nowPayments = nowPaymentsConfig(e, problems);
   const machines = machinesConfig(e, problems);
   outboundProblems(e, problems);
   if (!e.SWARM && !machines && e.PROVISIONER === 'docker') {
@@ -600,6 +626,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     paypal,
+    nowPayments,
     testPaymentsChosen: e.PAYMENTS_PROVIDER === 'test',
     outbound: {
       allow: e.OUTBOUND_ALLOW,
@@ -744,6 +771,38 @@ function paymentsConfig(e: z.infer<typeof schema>, host: string, problems: strin
     webhookId: e.PAYPAL_WEBHOOK_ID!,
     apiUrl: e.PAYPAL_API_URL ?? PAYPAL_HOSTS[mode],
     timeoutMs: e.PAYPAL_TIMEOUT_MS,
+  };
+}
+
+function nowPaymentsConfig(e: z.infer<typeof schema>, problems: string[]): NowPaymentsConfig | undefined {
+  const given = {
+    NOWPAYMENTS_API_KEY: e.NOWPAYMENTS_API_KEY,
+    NOWPAYMENTS_IPN_SECRET: e.NOWPAYMENTS_IPN_SECRET,
+    NOWPAYMENTS_EMAIL: e.NOWPAYMENTS_EMAIL,
+    NOWPAYMENTS_PASSWORD: e.NOWPAYMENTS_PASSWORD,
+  };
+  const missing = Object.entries(given)
+    .filter(([, v]) => v === undefined || v === '')
+    .map(([k]) => k);
+  if (missing.length === 4) {
+    if (e.NOWPAYMENTS_API_URL || e.NOWPAYMENTS_CHECKOUT_ORIGIN)
+      problems.push('NOWPAYMENTS_API_URL and NOWPAYMENTS_CHECKOUT_ORIGIN need the other NOWPAYMENTS_* settings');
+    return undefined;
+  }
+  if (missing.length) {
+    problems.push(
+      `Crypto payments need NOWPAYMENTS_API_KEY, NOWPAYMENTS_IPN_SECRET, NOWPAYMENTS_EMAIL and NOWPAYMENTS_PASSWORD together; missing: ${missing.join(', ')}`,
+    );
+    return undefined;
+  }
+  return {
+    apiKey: e.NOWPAYMENTS_API_KEY!,
+    ipnSecret: e.NOWPAYMENTS_IPN_SECRET!,
+    email: e.NOWPAYMENTS_EMAIL!,
+    password: e.NOWPAYMENTS_PASSWORD!,
+    apiUrl: (e.NOWPAYMENTS_API_URL ?? 'https://api.nowpayments.io/v1').replace(/\/$/, ''),
+    checkoutOrigin: new URL(e.NOWPAYMENTS_CHECKOUT_ORIGIN ?? 'https://nowpayments.io').origin,
+    timeoutMs: e.NOWPAYMENTS_TIMEOUT_MS,
   };
 }
 

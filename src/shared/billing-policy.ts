@@ -9,8 +9,8 @@ export const PAYPAL_CARD_REFUND_DAYS = 30;
 
 export type BillingPolicy = { heading: string; text: string }[];
 
-/** `suspensionDays`: SUSPENSION_DAYS, as /config.json gives it. */
-export function billingPolicy(suspensionDays: number): BillingPolicy {
+/** `suspensionDays`: SUSPENSION_DAYS, as /config.json gives it; `crypto`: whether crypto top-ups are offered (NOWPAYMENTS_*). */
+export function billingPolicy(suspensionDays: number, crypto = false): BillingPolicy {
   return [
     { heading: 'Prepaid credit', text: 'Credit you buy never expires. It pays for services from your balance and is not redeemable for cash.' },
     {
@@ -25,5 +25,13 @@ export function billingPolicy(suspensionDays: number): BillingPolicy {
       heading: 'Refunds',
       text: `We refund a purchase to the payment method it came from, through PayPal, and take the same amount from your credit, which can leave your balance below zero. PayPal returns it as you paid, to your card or to your PayPal balance; a refund to a card can take up to ${PAYPAL_CARD_REFUND_DAYS} days to appear on your statement. Deleting a service refunds nothing, but its unused paid time is reused by your next service of the same plan.`,
     },
+    ...(crypto
+      ? [
+          {
+            heading: 'Crypto payments',
+            text: 'A payment in crypto is final on chain: we credit it once the processor confirms it, in US dollars at the rate of its invoice, and credit what arrived if you sent more or less than the invoice asked. It cannot be reversed; a refund of it is paid back by us, outside the processor, to an address you give us.',
+          },
+        ]
+      : []),
   ];
 }

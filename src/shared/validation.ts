@@ -59,6 +59,7 @@ export const messages = {
   serviceNameTaken: 'A service with this name already exists',
   /** Also for another user's service: the two are not told apart. */
   serviceNotFound: 'Service not found',
+  unknownPaymentMethod: 'Unknown payment method: leave it out, or send "crypto"',
   serviceNameHint: '3-16 characters, letters/numbers/hyphens/underscores only, cannot start/end with - or _',
   /** Key messages name the key as its plan's label does (keyNoun): "API key" unless the plan says otherwise. */
   apiKeyDefaultLength: (field = API_KEY) => `${field} must be ${DEFAULT_API_KEY_MIN}-${DEFAULT_API_KEY_MAX} characters long`,
@@ -442,6 +443,8 @@ export const purchaseCreditsSchema = z
     amount: topUpAmount(messages.topUpAmount),
     credits_amount: z.number({ error: messages.topUpAmount }),
     user_id: z.string().nullish(),
+    /** Left out: PayPal (or the test provider); 'crypto': the crypto processor's invoice (decision 050). */
+    method: z.literal('crypto', { error: messages.unknownPaymentMethod }).optional(),
   })
   .refine((b) => Math.round(b.amount * 100) === Math.round(b.credits_amount * 100), {
     message: messages.topUpMismatch,

@@ -211,7 +211,8 @@ describe('purchase-credits with the built-in test provider', () => {
     expect(rpc.error).not.toBeNull();
     // Nor book a refund, issue a document or take a number: only begin_refund, which checks for an admin.
     const { rows } = await s.deps.db.query<{ fn: string; role: string }>(
-      `select f.fn, r.role from unnest(array['private.complete_purchase(text, text, text, text, jsonb)',
+      `select f.fn, r.role from unnest(array['private.complete_purchase(text, text, text, text, jsonb, boolean, text)',
+                                             'private.refundable(uuid)',
                                              'private.book_refund(uuid, uuid, text, text, text, text, jsonb)',
                                              'private.record_payment_mismatch(public.credit_purchases, text, text, text, text, text, numeric)',
                                              'private.provider_dollars(text, text)',

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import { DOCUMENT_TITLES, type DocumentKind, type Seller } from '../../shared/billing-documents';
+import { PROVIDER_LABELS } from '../../shared/crypto-payments';
 import { line, newPdf, sellerBlock } from './pdf-text';
 
 /** One row of public.billing_documents as the database driver returns it. */
@@ -18,7 +19,7 @@ export type BillingDocument = {
   issued_at: Date | string;
 };
 
-const PROVIDERS: Record<string, string> = { paypal: 'PayPal', test: 'Test provider — no money taken' };
+const PROVIDERS: Record<string, string> = { ...PROVIDER_LABELS, test: 'Test provider — no money taken' };
 
 /** "$25.00 USD"; another currency goes without a symbol ("25.00 EUR"). */
 export function documentAmount(amount: string | number, currency: string): string {

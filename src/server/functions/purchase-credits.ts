@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { cryptoMessages } from '../../shared/crypto-payments';
 import { messages, purchaseCreditsSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { PaymentProviderError } from '../payments/provider';
@@ -21,8 +22,10 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   if ('error' in read) return fail(c, 400, read.error);
   const parsed = purchaseCreditsSchema.safeParse(read.body);
   if (!parsed.success) return invalid(c, parsed.error);
-  const { amount, user_id } = parsed.data;
+  const { amount, user_id, method } = parsed.data;
   if (user_id && user_id !== caller.userId) return fail(c, 403, messages.purchaseForOther);
+  const crypto = method === 'crypto' ? deps.crypto : undefined;
+  if (method === 'crypto' && !crypto) return fail(c, 400, cryptoMessages.notAvailable);
   const limited = await overLimit(
     deps,
     c,
@@ -32,11 +35,24 @@ export async function purchaseCredits(deps: AppDeps, c: Context) {
   );
   if (limited) return limited;
   const cents = Math.round(amount * 100);
-  const purchaseId = await beginPurchase(deps.db, caller.claims, cents, deps.payments.name);
+  const purchaseId = await beginPurchase(deps.db, caller.claims, cents, crypto?.name ?? deps.payments.name);
   if (!purchaseId) return fail(c, 401, messages.notAuthenticated);
   // From the configuration only: a Host header must never choose where the provider sends the buyer.
-  const returnUrl = `${deps.config.publicUrl}/payments/return?purchase=${purchaseId}`;
+  const base = deps.config.publicUrl;
   try {
+    if (crypto) {
+      const returnUrl = `${base}/payments/crypto/return?purchase=${purchaseId}`;
+      const invoice = await crypto.createInvoice({
+        cents,
+        purchaseId,
+        successUrl: returnUrl,
+        cancelUrl: `${returnUrl}&cancelled=1`,
+        callbackUrl: `${base}/payments/webhook/nowpayments`,
+      });
+      await attachOrder(deps.db, purchaseId, invoice.invoiceId);
+      return c.json({ approval_url: invoice.url, purchase_id: purchaseId });
+    }
+    const returnUrl = `${base}/payments/return?purchase=${purchaseId}`;
     const order = await deps.payments.createOrder(cents, purchaseId, returnUrl, `${returnUrl}&cancelled=1`);
     await attachOrder(deps.db, purchaseId, order.orderId);
     return c.json({ approval_url: order.approvalUrl, purchase_id: purchaseId });

@@ -22,7 +22,7 @@ async function checkNodeImages(db: Database, images: Readonly<Record<string, str
 
 /** What the worker's tasks use, from the app's dependencies and the provisioner PROVISIONER names. */
 export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
-  const { config, db, logger, mailer, payments, seller } = deps;
+  const { config, db, logger, mailer, payments, crypto, seller } = deps;
   await checkNodeImages(db, config.nodes.images);
   const provisioner = await provisionerFor(deps);
   const backups = config.backups && { dir: config.backups.dir, keep: config.backups.keep, source: backupSource(deps) };
@@ -31,6 +31,7 @@ export async function createJobDeps(deps: AppDeps): Promise<JobDeps> {
     logger,
     mailer,
     payments,
+    ...(crypto ? { crypto } : {}),
     seller,
     provisioner,
     nodes: config.nodes,

@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import type { Logger } from '../http/logger';
 import type { Mailer } from '../mail/mailer';
 import type { Channels } from '../notify/channels';
+import type { CryptoProcessor } from '../payments/crypto';
 import type { PaymentProvider } from '../payments/provider';
 import type { NodeSettings } from '../provisioning/node-settings';
 import type { Provisioner } from '../provisioning/provisioner';
@@ -17,6 +18,8 @@ export type JobDeps = {
   provisioner: Provisioner;
   nodes: NodeSettings;
   payments: PaymentProvider;
+  /** Crypto top-ups, when NOWPAYMENTS_* is set. */
+  crypto?: CryptoProcessor;
   /** Who issues receipts and credit notes (BILLING_*). */
   seller: Seller;
   /** SUSPENSION_DAYS: how long an unrenewed service stays suspended before it is terminated. */

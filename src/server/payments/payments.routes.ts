@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { PaymentProviderError } from './provider';
 import { closePurchase, findPurchase } from './purchases';
 import { bookRefundEvent } from './refunds';
-import { captureAndCredit, closeOrder, credit, type Settlement } from './settle';
+import { captureAndCredit, closeOrder, credit, settleInvoice, type Settlement } from './settle';
 import { testApprovalPage } from './test-approval-page';
 import { decideTestOrder, findTestOrder } from './test-provider';
 
@@ -20,7 +20,8 @@ const RESULTS: Record<Settlement, Result> = {
 };
 
 /**
- * /payments: the provider's return URL, PayPal's webhook, and the test provider's approval page.
+ * /payments: the provider's return URL, PayPal's webhook, the crypto processor's callbacks and
+ * return, and the test provider's approval page.
  * Every path that credits goes through settle.ts, so they may all arrive at once.
  */
 export function paymentRoutes(deps: AppDeps): Hono {
@@ -87,6 +88,41 @@ export function paymentRoutes(deps: AppDeps): Hono {
       // PayPal delivers again after a non-2xx answer; only a passing failure is worth its retry.
       logger.warn('paypal webhook not handled', { error: e.message });
       return e.transient ? c.json({ error: 'Try again later' }, 503) : c.json({ error: 'Webhook could not be handled' }, 400);
+    }
+  });
+
+  // Crypto top-ups (decision 050): NOWPayments' signed callbacks, and the buyer's way back from its invoice.
+  app.post('/webhook/nowpayments', async (c) => {
+    const crypto = deps.crypto;
+    if (!crypto) return c.json({ error: 'Crypto payments are not configured' }, 404);
+    const settled = crypto.verifyCallback(c.req.header(), await c.req.text());
+    if (!settled) {
+      logger.warn('nowpayments callback refused: not verified');
+      return c.json({ error: 'Callback signature could not be verified' }, 401);
+    }
+    // An invoice of another shop on the same account, or one that names another purchase: acknowledged and left alone.
+    const purchase = await findPurchase(db, { orderId: settled.invoiceId });
+    if (!purchase || purchase.provider !== crypto.name || (settled.purchaseId !== null && settled.purchaseId !== purchase.id)) {
+      return c.json({ received: true });
+    }
+    await settleInvoice(deps, settled);
+    return c.json({ received: true });
+  });
+
+  app.get('/crypto/return', async (c) => {
+    const purchaseId = c.req.query('purchase') ?? '';
+    const purchase = isUuid(purchaseId) ? await findPurchase(db, { id: purchaseId }) : undefined;
+    const orderId = purchase?.provider_order_id;
+    if (!deps.crypto || !purchase || !orderId || purchase.provider !== deps.crypto.name) return back(c, 'failed');
+    if (purchase.status === 'completed') return back(c, 'success', purchase.id);
+    // Left open: a payment may still reach the invoice, and reconciliation settles it then.
+    if (c.req.query('cancelled') === '1') return back(c, 'cancelled');
+    try {
+      return back(c, RESULTS[await settleInvoice(deps, await deps.crypto.invoiceSettlement(orderId))], purchase.id);
+    } catch (e) {
+      if (!(e instanceof PaymentProviderError)) throw e;
+      logger.warn('crypto invoice not read on return', { purchase_id: purchase.id, error: e.message });
+      return back(c, 'pending');
     }
   });
 

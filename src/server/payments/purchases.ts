@@ -41,20 +41,24 @@ export type CompleteOutcome =
 
 /**
  * Credits the purchase of this order once and issues its receipt, when the capture is in the
- * order's currency and amount; otherwise holds it (see private.complete_purchase).
+ * order's currency and amount; otherwise holds it (see private.complete_purchase). `byValue`: a
+ * crypto invoice, which credits any positive USD amount that arrived, with its note.
  */
 export async function completePurchase(
   q: Queryable,
   orderId: string,
   captured: Money & { captureId: string | null },
   seller: Seller,
+  byValue?: { note: string | null },
 ): Promise<CompleteOutcome> {
-  const { rows } = await q.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4, $5) as r', [
+  const { rows } = await q.query<{ r: CompleteOutcome }>('select private.complete_purchase($1, $2, $3, $4, $5, $6, $7) as r', [
     orderId,
     captured.currency,
     captured.value,
     captured.captureId,
     seller,
+    byValue !== undefined,
+    byValue?.note ?? null,
   ]);
   return rows[0]!.r;
 }

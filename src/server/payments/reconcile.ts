@@ -1,7 +1,7 @@
 import { PAYMENT_APPROVAL_HOURS } from '../../shared/constants';
 import { PaymentProviderError } from './provider';
 import { closePurchase, pendingPurchases } from './purchases';
-import { captureAndCredit, type SettleDeps, type Settlement } from './settle';
+import { captureAndCredit, settleInvoice, type SettleDeps, type Settlement } from './settle';
 
 export type ReconcileOptions = {
   /** Purchases younger than this are left to the browser's return (default 30 s). */
@@ -16,8 +16,8 @@ export type ReconcileSummary = Partial<Record<Settlement | 'unreachable', number
 
 /**
  * Settles pending purchases the browser did not come back for: asks the provider about each,
- * captures approved orders (crediting once), rejects voided ones, and expires those still unpaid
- * after 48 hours. Safe to run from several processes at once.
+ * captures approved orders (crediting once), rejects voided ones, settles crypto invoices the
+ * processor calls final (a callback that never came), and expires those still unpaid after 48 hours. Safe to run from several processes at once.
  */
 export async function reconcilePendingPurchases(deps: SettleDeps, opts: ReconcileOptions = {}): Promise<ReconcileSummary> {
   const minAgeMs = opts.minAgeMs ?? 30_000;
@@ -26,6 +26,19 @@ export async function reconcilePendingPurchases(deps: SettleDeps, opts: Reconcil
   const count = (s: Settlement | 'unreachable') => (summary[s] = (summary[s] ?? 0) + 1);
   for (const p of await pendingPurchases(deps.db, minAgeMs, opts.limit ?? 200)) {
     const old = Date.now() - p.created_at.getTime() >= expireAfterMs;
+    const crypto = p.provider === deps.crypto?.name ? deps.crypto : undefined;
+    if (crypto && p.provider_order_id) {
+      try {
+        const settled = await settleInvoice(deps, await crypto.invoiceSettlement(p.provider_order_id));
+        // Unpaid for 48 hours: expired here. A payment that still arrives is credited then (decision 050).
+        count(settled === 'pending' && old ? await closePurchase(deps.db, p.id, 'expired') : settled);
+      } catch (e) {
+        if (!(e instanceof PaymentProviderError)) throw e;
+        deps.logger.warn('reconciliation could not read a crypto invoice', { purchase_id: p.id, error: e.message });
+        count(old && !e.transient ? await closePurchase(deps.db, p.id, 'expired') : 'unreachable');
+      }
+      continue;
+    }
     // An order of another provider (the configuration changed) or none at all cannot be asked about.
     if (!p.provider_order_id || p.provider !== deps.payments.name) {
       count(old ? await closePurchase(deps.db, p.id, 'expired') : 'pending');

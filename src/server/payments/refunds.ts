@@ -2,7 +2,8 @@ import { isDbError, type Queryable } from '../db/database';
 import { refundMail } from '../mail/templates/refund';
 import { PAYMENT_MISMATCH_SUBJECT, paymentMismatchParagraphs } from '../../shared/payment-mismatch';
 import { alertAdmins, type Mismatch } from './mismatch';
-import { PaymentProviderError, type Money, type RefundResult, type WebhookEvent } from './provider';
+import { CRYPTO_PROVIDER } from '../../shared/crypto-payments';
+import { centsToDollars, PaymentProviderError, type Money, type RefundResult, type WebhookEvent } from './provider';
 import type { SettleDeps } from './settle';
 
 type Booked = {
@@ -114,6 +115,11 @@ export async function makeRefund(
   cents: number,
 ): Promise<(RefundResult & { creditNote?: string }) | { status: 'held'; reason: string }> {
   const fail = (reason: string) => deps.db.query('select private.fail_refund($1, $2)', [reserved.refund_id, reason]);
+  // A crypto processor cannot send coins back for us: the admin pays back outside, and the refund is
+  // booked as made, with its credit note and ledger entries (decision 050).
+  if (reserved.provider === CRYPTO_PROVIDER) {
+    return bookManualRefund(deps, purchaseId, reserved, cents);
+  }
   if (reserved.provider !== deps.payments.name || !reserved.order_id) {
     const reason = `This purchase was paid through ${reserved.provider}, which is not the payment provider configured now`;
     await fail(reason);
@@ -150,6 +156,24 @@ export async function makeRefund(
   // PayPal refunded other than we asked: the admin is told what, in the alert's words.
   if (booked.outcome === 'mismatch')
     return { status: 'held', reason: booked.first ? paymentMismatchParagraphs(booked).slice(0, 2).join(' ') : PAYMENT_MISMATCH_SUBJECT };
+  return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
+}
+
+async function bookManualRefund(deps: SettleDeps, purchaseId: string, reserved: Reserved, cents: number) {
+  const result = {
+    status: 'completed' as const,
+    providerRefundId: `MANUAL-${reserved.refund_id}`,
+    refunded: { currency: 'USD', value: centsToDollars(cents) },
+    captureId: null,
+  };
+  const booked = await bookRefund(deps, {
+    purchaseId,
+    ourRefundId: reserved.refund_id,
+    providerRefundId: result.providerRefundId,
+    amount: result.refunded,
+    kind: 'refund',
+  });
+  if (booked.outcome === 'mismatch') return { status: 'held' as const, reason: PAYMENT_MISMATCH_SUBJECT };
   return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
 }
 

@@ -2,11 +2,13 @@ import type { AppDeps } from '../deps';
 import { paymentReceivedMail } from '../mail/templates/payment-received';
 import { fromMail, notify } from '../notify/notify';
 import { alertAdmins } from './mismatch';
+import { CRYPTO_PROVIDER, cryptoNote } from '../../shared/crypto-payments';
+import type { InvoiceSettlement } from './crypto';
 import type { Money } from './provider';
 import { closePurchase, completePurchase, findPurchase, type PurchaseStatus } from './purchases';
 
 /** What settling needs: the request handlers and the reconciliation job both have it. */
-export type SettleDeps = Pick<AppDeps, 'db' | 'logger' | 'mailer' | 'payments' | 'seller'>;
+export type SettleDeps = Pick<AppDeps, 'db' | 'logger' | 'mailer' | 'payments' | 'crypto' | 'seller'>;
 
 /** Where a purchase stands after we asked: 'unknown' when the order is not one of ours. */
 export type Settlement = PurchaseStatus | 'unknown';
@@ -34,9 +36,15 @@ export async function captureAndCredit(deps: SettleDeps, orderId: string): Promi
  * in another currency or amount credits nothing: the admins are alerted and the purchase stays as
  * the database left it (rejected, when it was pending).
  */
-export async function credit(deps: SettleDeps, orderId: string, captured: Money, captureId: string | null): Promise<Settlement> {
+export async function credit(
+  deps: SettleDeps,
+  orderId: string,
+  captured: Money,
+  captureId: string | null,
+  byValue?: { note: string | null },
+): Promise<Settlement> {
   const r = await deps.db.transaction(async (tx) => {
-    const outcome = await completePurchase(tx, orderId, { ...captured, captureId }, deps.seller);
+    const outcome = await completePurchase(tx, orderId, { ...captured, captureId }, deps.seller, byValue);
     if (outcome.outcome === 'mismatch') await alertAdmins(deps, tx, outcome);
     return outcome;
   });
@@ -50,6 +58,21 @@ export async function credit(deps: SettleDeps, orderId: string, captured: Money,
     await queueReceipt(deps, orderId, r.user_id!, r.amount!, r.receipt!);
   }
   return 'completed';
+}
+
+/**
+ * Settles a crypto invoice as its processor tells it (decision 050): a paid one credits what
+ * arrived, once, with a note when that differs from the order or came after the purchase expired;
+ * an expired or failed one closes its purchase, unless it was paid.
+ */
+export async function settleInvoice(deps: SettleDeps, s: InvoiceSettlement): Promise<Settlement> {
+  const purchase = await findPurchase(deps.db, { orderId: s.invoiceId });
+  if (!purchase || purchase.provider !== CRYPTO_PROVIDER) return 'unknown';
+  if (s.state === 'open') return purchase.status;
+  if (s.state === 'expired' || s.state === 'failed') return closeOrder(deps, s.invoiceId, s.state === 'expired' ? 'expired' : 'rejected');
+  const paid = Number(s.arrived.value);
+  const note = Number.isFinite(paid) ? cryptoNote(paid, Number(purchase.amount), purchase.status === 'expired') : null;
+  return credit(deps, s.invoiceId, s.arrived, s.paymentId, { note });
 }
 
 export async function closeOrder(deps: SettleDeps, orderId: string, status: 'rejected' | 'expired'): Promise<Settlement> {

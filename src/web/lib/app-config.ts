@@ -11,6 +11,8 @@ export type AppConfig = {
   suspensionDays: number;
   /** The free test payment provider was chosen on purpose: every page says so (TestPaymentsBanner). */
   testPayments: boolean;
+  /** NOWPAYMENTS_* is set: Add Funds offers "Pay with crypto" (decision 050). */
+  cryptoPayments: boolean;
 };
 
 let pending: Promise<AppConfig> | undefined;

@@ -11,7 +11,9 @@ const description = 'The terms that govern your use of NodeHarbor: accounts, pre
 
 export default function TermsPage() {
   // The server's own SUSPENSION_DAYS once its config is read; the default before (and when prerendered).
-  const suspensionDays = useAppConfig().data?.suspensionDays ?? SUSPENSION_DAYS;
+  const config = useAppConfig().data;
+  const suspensionDays = config?.suspensionDays ?? SUSPENSION_DAYS;
+  const crypto = config?.cryptoPayments ?? false;
   return (
     <>
       <Seo
@@ -68,7 +70,7 @@ export default function TermsPage() {
             heading: 'Billing and refunds',
             body: (
               <>
-                {billingPolicy(suspensionDays).map((p) => (
+                {billingPolicy(suspensionDays, crypto).map((p) => (
                   <p key={p.heading}>
                     <strong>{p.heading}.</strong> {p.text}
                   </p>

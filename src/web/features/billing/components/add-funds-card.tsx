@@ -1,9 +1,11 @@
 import { TOP_UP_PRESETS, TOP_UP_STEP } from '@shared/constants';
+import { cryptoMessages } from '@shared/crypto-payments';
 import { topUpSchema } from '@shared/validation';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { InputField } from '@/components/ui/form-field';
+import { useAppConfig } from '@/lib/app-config';
 import { useFormat } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useTouchedFields } from '@/lib/use-touched-fields';
@@ -24,6 +26,8 @@ export function AddFundsCard({ userId, requested = null }: { userId: string; req
     if (requested !== null) card.current?.scrollIntoView({ block: 'center' });
   }, [requested]);
   const purchase = usePurchaseCredits();
+  const { data: config } = useAppConfig();
+  const [withMethod, setWith] = useState<'provider' | 'crypto'>('provider');
   const { isTouched, track } = useTouchedFields<'custom'>();
 
   const amount = custom !== null ? Number(custom) : preset;
@@ -31,10 +35,11 @@ export function AddFundsCard({ userId, requested = null }: { userId: string; req
   // Said once the amount has been left: "Minimum purchase is $1" is no answer to typing "0." on the way to "0.5".
   const error = custom !== null && isTouched('custom') && !parsed.success ? parsed.error.issues[0]?.message : undefined;
 
-  const pay = async () => {
+  const pay = async (crypto: boolean) => {
     if (!parsed.success) return;
+    setWith(crypto ? 'crypto' : 'provider');
     try {
-      const { approval_url } = await purchase.mutateAsync({ amount: parsed.data.amount, userId });
+      const { approval_url } = await purchase.mutateAsync({ amount: parsed.data.amount, userId, crypto });
       window.location.assign(approval_url);
     } catch (e) {
       console.error('purchase-credits failed', e);
@@ -82,9 +87,14 @@ export function AddFundsCard({ userId, requested = null }: { userId: string; req
           }}
         />
       </div>
-      <Button className="mt-4 w-full" disabled={!parsed.success || purchase.isPending} onClick={() => void pay()}>
-        {purchase.isPending ? 'Redirecting...' : parsed.success ? `Pay ${f.money(parsed.data.amount)}` : 'Pay'}
+      <Button className="mt-4 w-full" disabled={!parsed.success || purchase.isPending} onClick={() => void pay(false)}>
+        {purchase.isPending && withMethod === 'provider' ? 'Redirecting...' : parsed.success ? `Pay ${f.money(parsed.data.amount)}` : 'Pay'}
       </Button>
+      {config?.cryptoPayments && (
+        <Button variant="outline" className="mt-2 w-full" disabled={!parsed.success || purchase.isPending} onClick={() => void pay(true)}>
+          {purchase.isPending && withMethod === 'crypto' ? 'Redirecting...' : cryptoMessages.payWithCrypto}
+        </Button>
+      )}
     </Card>
   );
 }

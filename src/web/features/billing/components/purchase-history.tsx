@@ -1,4 +1,5 @@
 import { DOCUMENT_TITLES } from '@shared/billing-documents';
+import { PROVIDER_LABELS } from '@shared/crypto-payments';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { useFormat } from '@/lib/format';
@@ -16,9 +17,8 @@ const STATUS: Record<Purchase['status'], { label: string; variant: 'warning' | '
 
 /** A purchase through the built-in test provider is marked, so that it is never taken for a payment. */
 function Provider({ provider }: { provider: string }) {
-  if (provider === 'paypal') return <>PayPal</>;
   if (provider === 'test') return <Badge variant="outline">TEST — no money taken</Badge>;
-  return <>{provider}</>;
+  return <>{PROVIDER_LABELS[provider] ?? provider}</>;
 }
 
 /** A purchase's receipt, then the credit notes that correct it, each with its download. */
@@ -65,12 +65,18 @@ export function PurchaseHistory({ userId }: { userId: string }) {
               {purchases.data.map((p) => (
                 <tr key={p.id}>
                   <td className="py-2 pr-4">{f.dateTime(p.created_at)}</td>
-                  <td className="py-2 pr-4">{f.money(p.amount)}</td>
+                  <td className="py-2 pr-4">
+                    {f.money(p.amount)}
+                    {p.credited !== null && p.credited !== p.amount && (
+                      <span className="block text-xs text-muted-foreground">Credited {f.money(p.credited)}</span>
+                    )}
+                  </td>
                   <td className="py-2 pr-4">
                     <Provider provider={p.provider} />
                   </td>
                   <td className="py-2 pr-4">
                     <Badge variant={STATUS[p.status].variant}>{STATUS[p.status].label}</Badge>
+                    {p.note && <p className="mt-1 max-w-xs text-xs text-muted-foreground">{p.note}</p>}
                   </td>
                   <td className="py-2">
                     <Documents documents={documents.data?.filter((d) => d.purchase_id === p.id) ?? []} />
