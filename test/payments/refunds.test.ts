@@ -437,4 +437,17 @@ describe('refunds through the built-in test provider', () => {
     ]);
     expect(rows).toEqual([{ provider_refund_id: `TEST-REFUND-${done.body.refund_id as string}` }]);
   });
+
+  it('refuses, and books nothing, to refund a purchase paid through a provider this server no longer runs', async () => {
+    const admin = await createTestUser(s, { admin: true });
+    const user = await createTestUser(s);
+    const purchaseId = await paidWithTestProvider(user, 6);
+    await s.deps.db.query(`update public.credit_purchases set provider = 'paypal' where id = $1`, [purchaseId]);
+    const refused = await invokeFunction(admin.client, 'refund-purchase', { purchase_id: purchaseId, amount: 6 });
+    expect(refused).toMatchObject({
+      status: 502,
+      body: { error: 'This purchase was paid through paypal, which is not the payment provider configured now' },
+    });
+    expect(await balance(user.client)).toBe('6');
+  });
 });

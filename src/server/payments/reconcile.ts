@@ -17,7 +17,8 @@ export type ReconcileSummary = Partial<Record<Settlement | 'unreachable', number
 /**
  * Settles pending purchases the browser did not come back for: asks the provider about each,
  * captures approved orders (crediting once), rejects voided ones, settles crypto invoices the
- * processor calls final (a callback that never came), and expires those still unpaid after 48 hours. Safe to run from several processes at once.
+ * processor calls final (a callback that never came), and expires those still unpaid after 48
+ * hours. Safe to run from several processes at once.
  */
 export async function reconcilePendingPurchases(deps: SettleDeps, opts: ReconcileOptions = {}): Promise<ReconcileSummary> {
   const minAgeMs = opts.minAgeMs ?? 30_000;

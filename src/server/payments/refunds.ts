@@ -115,19 +115,9 @@ export async function makeRefund(
   cents: number,
 ): Promise<(RefundResult & { creditNote?: string }) | { status: 'held'; reason: string }> {
   const fail = (reason: string) => deps.db.query('select private.fail_refund($1, $2)', [reserved.refund_id, reason]);
-  // A crypto processor cannot send coins back for us: the admin pays back outside, and the refund is
-  // booked as made, with its credit note and ledger entries (decision 050).
-  if (reserved.provider === CRYPTO_PROVIDER) {
-    return bookManualRefund(deps, purchaseId, reserved, cents);
-  }
-  if (reserved.provider !== deps.payments.name || !reserved.order_id) {
-    const reason = `This purchase was paid through ${reserved.provider}, which is not the payment provider configured now`;
-    await fail(reason);
-    return { status: 'refused', reason };
-  }
   let result: RefundResult;
   try {
-    result = await deps.payments.refund({ orderId: reserved.order_id, captureId: reserved.capture_id, cents, refundId: reserved.refund_id });
+    result = await askForRefund(deps, reserved, cents);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     if (e instanceof PaymentProviderError && e.transient) await deps.db.query('select private.refund_outcome_unknown($1, $2)', [reserved.refund_id, reason]);
@@ -159,22 +149,24 @@ export async function makeRefund(
   return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
 }
 
-async function bookManualRefund(deps: SettleDeps, purchaseId: string, reserved: Reserved, cents: number) {
-  const result = {
-    status: 'completed' as const,
-    providerRefundId: `MANUAL-${reserved.refund_id}`,
-    refunded: { currency: 'USD', value: centsToDollars(cents) },
-    captureId: null,
-  };
-  const booked = await bookRefund(deps, {
-    purchaseId,
-    ourRefundId: reserved.refund_id,
-    providerRefundId: result.providerRefundId,
-    amount: result.refunded,
-    kind: 'refund',
-  });
-  if (booked.outcome === 'mismatch') return { status: 'held' as const, reason: PAYMENT_MISMATCH_SUBJECT };
-  return { ...result, ...(booked.credit_note ? { creditNote: booked.credit_note } : {}) };
+/**
+ * The refund made: by the provider that took the payment, or, for a crypto top-up, by the admin
+ * outside the processor, which cannot send coins back for us (decision 050): booked as made, with
+ * its credit note and ledger entries.
+ */
+async function askForRefund(deps: SettleDeps, reserved: Reserved, cents: number): Promise<RefundResult> {
+  if (reserved.provider === CRYPTO_PROVIDER) {
+    return {
+      status: 'completed',
+      providerRefundId: `MANUAL-${reserved.refund_id}`,
+      refunded: { currency: 'USD', value: centsToDollars(cents) },
+      captureId: null,
+    };
+  }
+  if (reserved.provider !== deps.payments.name || !reserved.order_id) {
+    return { status: 'refused', reason: `This purchase was paid through ${reserved.provider}, which is not the payment provider configured now` };
+  }
+  return deps.payments.refund({ orderId: reserved.order_id, captureId: reserved.capture_id, cents, refundId: reserved.refund_id });
 }
 
 /** The customer's mail for a booked refund or reversal. Best effort: the booking stands if this fails. */
