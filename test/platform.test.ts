@@ -33,6 +33,7 @@ describe('platform', () => {
       statusUrl: null,
       suspensionDays: 14,
       testPayments: false,
+      cryptoPayments: false,
     });
   });
 

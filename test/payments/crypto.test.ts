@@ -70,6 +70,8 @@ describe('a crypto top-up', () => {
       success_url: `${s.url}/payments/crypto/return?purchase=${purchaseId}`,
     });
     expect(await purchaseOf(purchaseId)).toMatchObject({ status: 'pending', provider: 'nowpayments' });
+    // The Billing page offers it because the server says so.
+    expect(await (await fetch(`${s.url}/config.json`)).json()).toMatchObject({ cryptoPayments: true });
   });
 
   it('paid: credited once at the final state, with a receipt; the callback again, five at once, books nothing more', async () => {
