@@ -15,3 +15,6 @@ export const DOCUMENT_NUMBER = /^NH(-CN)?-\d{4}-\d{6,}$/;
 
 /** The file a document downloads as: "NH-2026-000123.pdf". */
 export const documentFileName = (number: string) => `${number}.pdf`;
+
+/** A receipt's, credit note's or statement's download refused by its rate limit, with the wait in minutes. */
+export const tooManyDownloads = (minutes: number) => `Too many downloads. Please try again in ${minutes} minutes.`;

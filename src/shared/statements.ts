@@ -4,6 +4,7 @@
  * public.get_statement raises `statementMessages` word for word.
  */
 
+import { tooManyDownloads } from './billing-documents';
 import { csvNumber, toCsv } from './csv';
 import { TRANSACTION_TYPE_LABELS, type TransactionType } from './ledger';
 
@@ -62,7 +63,7 @@ export const statementMessages = {
   none: (month: string) => `There is no statement for ${month}: nothing happened on the account that month.`,
   empty: 'No statements yet. A statement appears for every month with a payment, a charge, a refund or a credit.',
   downloadFailed: 'Could not download the statement',
-  tooMany: (minutes: number) => `Too many downloads. Please try again in ${minutes} minutes.`,
+  tooMany: tooManyDownloads,
 } as const;
 
 /** "October 2026", for the month YYYY-MM. */

@@ -22,16 +22,21 @@ export function line(pdf: PDFKit.PDFDocument, text: string, weight: Weight, size
   runs.forEach((run, i) => run.use().text(run.text, { continued: i < runs.length - 1 }));
 }
 
-/** The height `text` takes in a cell of `box`'s width, measured in the font of its first run. */
+/** The height of `text` in a cell `width` wide, measured in the font of its first run. */
+function measure(pdf: PDFKit.PDFDocument, runs: ReturnType<typeof runsOf>, text: string, width: number): number {
+  runs[0]!.use();
+  return pdf.heightOfString(text || ' ', { width });
+}
+
+/** The height `text` would take in a cell of `box`'s width. */
 export function cellHeight(pdf: PDFKit.PDFDocument, text: string, box: Omit<CellBox, 'x' | 'y'>): number {
-  runsOf(pdf, text, box)[0]!.use();
-  return pdf.heightOfString(text || ' ', { width: box.width });
+  return measure(pdf, runsOf(pdf, text, box), text, box.width);
 }
 
 /** `text` in a table's cell, wrapped within its width; the height it took. */
 export function cell(pdf: PDFKit.PDFDocument, text: string, box: CellBox): number {
-  const height = cellHeight(pdf, text, box);
   const runs = runsOf(pdf, text, box);
+  const height = measure(pdf, runs, text, box.width);
   const options = { width: box.width, align: box.align ?? 'left' };
   runs.forEach((run, i) => {
     run.use();

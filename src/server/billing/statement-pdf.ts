@@ -31,9 +31,10 @@ function header(pdf: PDFKit.PDFDocument, y: number): number {
   cell(pdf, 'Description', { ...COLUMNS.description, ...bold, y });
   cell(pdf, 'Amount', { ...COLUMNS.amount, ...bold, y });
   const h = cell(pdf, 'Balance', { ...COLUMNS.balance, ...bold, y });
+  const { left, right } = pdf.page.margins;
   pdf
-    .moveTo(56, y + h + 2)
-    .lineTo(539, y + h + 2)
+    .moveTo(left, y + h + 2)
+    .lineTo(pdf.page.width - right, y + h + 2)
     .lineWidth(0.5)
     .stroke();
   return y + h + ROW_GAP;
@@ -84,7 +85,7 @@ export function renderStatementPdf(s: Statement, seller: Seller): Promise<Buffer
     y += height + ROW_GAP;
   }
 
-  pdf.x = 56;
+  pdf.x = pdf.page.margins.left;
   pdf.y = y + ROW_GAP;
   line(pdf, `Closing balance: ${statementMoney(s.closing)}`, 'bold', 11);
   pdf.moveDown();

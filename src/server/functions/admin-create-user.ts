@@ -6,8 +6,7 @@ import type { AppDeps } from '../deps';
 import { addCreditsIn } from '../domain/credits';
 import { grantAdmin } from '../domain/roles';
 import { setClaims } from '../db/with-claims';
-import { clientIp } from '../http/client-ip';
-import { fail, invalid, jsonBody, overLimit } from './function-response';
+import { callerContext, fail, invalid, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
 /** An operator onboards a handful of people at a time; each creation also costs a bcrypt hash. */
@@ -38,12 +37,7 @@ export async function adminCreateUser(deps: AppDeps, c: Context) {
   const input = parsed.data;
   try {
     const user = await deps.db.transaction(async (tx) => {
-      await setClaims(tx, {
-        role: 'authenticated',
-        claims: caller.claims,
-        headers: c.req.header(),
-        clientAddress: clientIp(c, deps.config.trustProxy),
-      });
+      await setClaims(tx, callerContext(deps, c, caller));
       const { rows } = await tx.query<{ admin: boolean }>('select public.is_user_admin(auth.uid()) as admin');
       if (!rows[0]!.admin) throw new NotAdmin();
       // NOTE: the server writes auth.users as itself, as sign-up does; the claims stay set, so

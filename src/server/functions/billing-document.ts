@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
-import { DOCUMENT_NUMBER, documentFileName } from '../../shared/billing-documents';
+import { DOCUMENT_NUMBER, documentFileName, tooManyDownloads } from '../../shared/billing-documents';
 import { renderDocumentPdf, type BillingDocument } from '../billing/document-pdf';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { clientIp } from '../http/client-ip';
-import { fail, jsonBody, overLimit } from './function-response';
+import { callerContext, fail, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
 /** Generous for a person clicking through Purchase History; it stops a script walking the numbers. */
@@ -27,17 +26,11 @@ export async function billingDocument(deps: AppDeps, c: Context) {
   if (typeof number !== 'string' || number.length > MAX_NUMBER_LENGTH || !DOCUMENT_NUMBER.test(number)) {
     return fail(c, 400, 'A document number looks like NH-2026-000123 or NH-CN-2026-000007');
   }
-  const limited = await overLimit(
-    deps,
-    c,
-    `billing-document:user:${caller.userId}`,
-    LIMIT,
-    (wait) => `Too many downloads. Please try again in ${Math.ceil(wait / 60)} minutes.`,
-  );
+  const limited = await overLimit(deps, c, `billing-document:user:${caller.userId}`, LIMIT, (wait) => tooManyDownloads(Math.ceil(wait / 60)));
   if (limited) return limited;
   const doc = await withClaims(
     deps.db,
-    { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), readOnly: true },
+    callerContext(deps, c, caller, { readOnly: true }),
     async (tx) => (await tx.query<BillingDocument>('select * from private.billing_document($1)', [number])).rows[0],
   );
   // A foreign number answers as an unknown one: the answer tells no one which numbers exist.

@@ -12,8 +12,7 @@ import { renderStatementPdf } from '../billing/statement-pdf';
 import { isDbError } from '../db/database';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { clientIp } from '../http/client-ip';
-import { fail, jsonBody, overLimit } from './function-response';
+import { callerContext, fail, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
 /** As for receipts: generous for a person, and a bound on a script drawing PDFs in a loop. */
@@ -41,7 +40,7 @@ export async function billingStatement(deps: AppDeps, c: Context) {
   try {
     statement = await withClaims(
       deps.db,
-      { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), readOnly: true },
+      callerContext(deps, c, caller, { readOnly: true }),
       async (tx) => (await tx.query<{ s: Statement }>('select public.get_statement($1) as s', [month])).rows[0]!.s,
     );
   } catch (e) {

@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import type { RequestContext } from '../db/with-claims';
 import type { AppDeps } from '../deps';
+import { clientIp } from '../http/client-ip';
 import { hitRateLimit, type Limit } from '../http/rate-limit';
 import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 
@@ -44,4 +46,17 @@ export async function jsonBody(c: Context): Promise<BodyResult> {
   // PostgreSQL text cannot hold U+0000: refuse it here rather than fail in the database.
   if (containsNul(value)) return { error: 'The request must not contain NUL (\\u0000) characters' };
   return { body: value as Record<string, unknown> };
+}
+
+/**
+ * The database context of a signed-in caller's function call (withClaims, setClaims): their claims,
+ * and the request's headers and address, which the admin audit log records.
+ */
+export function callerContext(
+  deps: Pick<AppDeps, 'config'>,
+  c: Context,
+  caller: { claims: Record<string, unknown> },
+  opts: Pick<RequestContext, 'readOnly'> = {},
+): RequestContext {
+  return { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), ...opts };
 }

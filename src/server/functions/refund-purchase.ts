@@ -2,10 +2,9 @@ import type { Context } from 'hono';
 import { refundPurchaseSchema } from '../../shared/validation';
 import type { AppDeps } from '../deps';
 import { withClaims } from '../db/with-claims';
-import { clientIp } from '../http/client-ip';
 import { PaymentProviderError } from '../payments/provider';
 import { makeRefund, RefundRefused, reserveRefund } from '../payments/refunds';
-import { fail, invalid, jsonBody, overLimit } from './function-response';
+import { callerContext, fail, invalid, jsonBody, overLimit } from './function-response';
 import { signedInPastSecondFactor } from './second-factor';
 
 /** Refunds are rare; a runaway script must not drain purchases one call after another. */
@@ -34,11 +33,7 @@ export async function refundPurchase(deps: AppDeps, c: Context) {
   const { purchase_id: purchaseId, amount, reason } = parsed.data;
   const cents = Math.round(amount * 100);
   try {
-    const reserved = await withClaims(
-      deps.db,
-      { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy) },
-      (tx) => reserveRefund(tx, purchaseId, cents, reason || null),
-    );
+    const reserved = await withClaims(deps.db, callerContext(deps, c, caller), (tx) => reserveRefund(tx, purchaseId, cents, reason || null));
     const result = await makeRefund(deps, purchaseId, reserved, cents);
     if (result.status === 'refused' || result.status === 'held') return fail(c, 502, result.reason);
     return c.json({ refund_id: reserved.refund_id, status: result.status, credit_note: result.creditNote ?? null });
