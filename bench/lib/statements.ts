@@ -1,22 +1,30 @@
 import type { Database } from '../../src/server/db/database';
 import { buildRead, buildRpc, type Statement } from '../../src/server/rest/build-sql';
 import { parseQuery, splitQuery } from '../../src/server/rest/parse-query';
+import { planRead } from '../../src/server/rest/plan';
 import { schemaCache } from '../../src/server/rest/schema-cache';
 
 /** The dashboard's query of its services (src/web/features/services/api/get-services.ts). */
 export const SERVICES_QUERY = '?select=*&is_deleted=eq.false&order=created_at.desc';
 
-/** The SQL the server runs for GET /rest/v1/services SERVICES_QUERY, built by the server's own code. */
-export async function servicesRead(db: Database): Promise<Statement> {
-  const q = parseQuery(splitQuery(SERVICES_QUERY));
-  const rel = await schemaCache(db).relation('services');
-  return buildRead(rel!, q, 'array', false);
+/** The SQL the server runs for GET /rest/v1/<table><query>, built by the server's own code. */
+export async function tableRead(db: Database, table: string, query: string): Promise<Statement> {
+  const snapshot = await schemaCache(db).current();
+  const rel = snapshot.relations.get(table)!;
+  return buildRead(rel, planRead(snapshot, rel, rel.name, parseQuery(splitQuery(query)), { aggregates: false }), 'array', false);
+}
+
+/** The SQL the server runs for GET /rest/v1/services SERVICES_QUERY. */
+export function servicesRead(db: Database): Promise<Statement> {
+  return tableRead(db, 'services', SERVICES_QUERY);
 }
 
 /** The SQL the server runs for POST /rest/v1/rpc/<name> with `args`. */
 export async function rpcCall(db: Database, name: string, args: Record<string, unknown>): Promise<Statement> {
-  const fn = (await schemaCache(db).routines(name))[0]!;
-  return buildRpc(fn, args, parseQuery([]), 'array', false);
+  const snapshot = await schemaCache(db).current();
+  const fn = snapshot.routines.get(name)![0]!;
+  const q = parseQuery([]);
+  return buildRpc(fn, args, q, planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.name, q, { aggregates: false }), 'array', false);
 }
 
 /**

@@ -168,6 +168,7 @@ const schema = z.object({
   REQUEST_TIMEOUT_SECONDS: int('REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
   MAX_CONNECTIONS_PER_ADDRESS: int('MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 100_000),
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
+  REST_AGGREGATES: bool('REST_AGGREGATES', false),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -409,6 +410,8 @@ export type Config = {
   /** Connections one client address (an IPv6 /64) may hold open at once; trusted proxies are not counted. */
   maxConnectionsPerAddress: number;
   rateLimitsEnabled: boolean;
+  /** /rest/v1's aggregate functions in select (PostgREST's db-aggregates-enabled): off, as PostgREST. */
+  restAggregates: boolean;
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: TrustProxy;
   /** HTTP processes on PostgreSQL (WEB_CONCURRENCY); 0: one per core. The embedded database always has one. */
@@ -592,6 +595,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
+    restAggregates: e.REST_AGGREGATES,
     trustProxy: e.TRUST_PROXY,
     webConcurrency: e.WEB_CONCURRENCY,
     runWorker: e.RUN_WORKER,

@@ -1,6 +1,7 @@
 import { exceedsJsonDepth } from '../http/json-body';
-import { invalidBody, parseError, undefinedColumn, writeColumnNotFound, RestError } from './errors';
-import { conditionColumns, isLogicTree, type Condition, type Filter, type OrderTerm, type ParsedQuery, type SelectItem } from './parse-query';
+import { invalidBody, parseError, writeColumnNotFound, RestError } from './errors';
+import { isLogicTree, type Condition, type Filter, type JsonStep, type OrderTerm, type ParsedQuery } from './parse-query';
+import { column, type EmbedPlan, type PlainItem, type ReadPlan, type Source } from './plan';
 import type { ResponseShape } from './request-headers';
 import type { Column, Relation, Routine } from './schema-cache';
 
@@ -29,26 +30,118 @@ class Params {
   }
 }
 
-/** A relation or function result whose columns a query may name. */
-type Source = { name: string; columns: ReadonlyMap<string, Column> | null };
-
-function column(src: Source, name: string): Column {
-  const c = src.columns?.get(name);
-  if (!c) throw undefinedColumn(src.name, name);
-  return c;
+/** PostgREST's default name for a JSON path: its last key (Plan.hs lastJsonKey), or the column's. */
+function jsonAlias(name: string, json: readonly JsonStep[]): string {
+  return [...json].reverse().find((step) => !step.index)?.key ?? name;
 }
 
-function selectList(src: Source, items: readonly SelectItem[]): string {
-  const q = ident(src.name);
-  return items
-    .map((it) => {
-      if (it.kind === 'star') return `${q}.*`;
-      const c = column(src, it.column);
-      const ref = `${q}.${ident(c.name)}`;
-      if (!it.alias && !it.cast) return ref;
-      return `${ref}${it.cast ? `::${it.cast}` : ''} as ${ident(it.alias ?? c.name)}`;
-    })
-    .join(', ');
+/** A column with its JSON path as SQL, and the type a value compared with it takes. Keys are literals, as PostgREST sends them. */
+function field(src: Source, name: string, json: readonly JsonStep[] | undefined): { sql: string; type: string } {
+  const c = column(src, name);
+  let sql = `${ident(src.name)}.${ident(c.name)}`;
+  if (!json) return { sql, type: c.type };
+  for (const step of json) sql += `${step.arrow}${step.index ? `${Number(step.key)}` : literal(step.key)}`;
+  return { sql: `(${sql})`, type: json[json.length - 1]!.arrow === '->>' ? 'text' : c.type };
+}
+
+/** A select item as SQL before its `as`, and the name it answers under when that is not PostgreSQL's own. */
+function selectItem(src: Source, it: PlainItem): { sql: string; name: string | undefined; aggregate: boolean } {
+  if (it.kind === 'star') return { sql: `${ident(src.name)}.*`, name: undefined, aggregate: false };
+  if (it.kind === 'count') return { sql: `count(*)${it.cast ? `::${it.cast}` : ''}`, name: it.alias ?? 'count', aggregate: true };
+  const f = field(src, it.column, it.json);
+  let sql = it.cast ? `${f.sql}::${it.cast}` : f.sql;
+  if (it.aggregate) {
+    sql = `${it.aggregate.fn}(${sql})${it.aggregate.cast ? `::${it.aggregate.cast}` : ''}`;
+    return { sql, name: it.alias ?? it.aggregate.fn, aggregate: true };
+  }
+  const name = it.alias ?? (it.json ? jsonAlias(it.column, it.json) : it.cast ? it.column : undefined);
+  return { sql, name, aggregate: false };
+}
+
+/** The names a level answers with, in order: what a spread embed puts into its parent. */
+function outputNames(plan: ReadPlan): string[] {
+  const names = plan.select.flatMap((it) => {
+    if (it.kind === 'star') return [...(plan.source.columns?.keys() ?? [])];
+    const item = selectItem(plan.source, it);
+    return [item.name ?? (it.kind === 'column' ? it.column : 'count')];
+  });
+  return [...names, ...plan.embeds.flatMap((e) => (e.empty ? [] : e.spread ? outputNames(e.plan) : [e.key]))];
+}
+
+/** How the embedded level's rows meet its parent's: PostgREST's join conditions, through the junction for many-to-many. */
+function joinConditions(e: EmbedPlan, parent: string): string[] {
+  const child = ident(e.plan.source.name);
+  const r = e.relationship;
+  if (r.cardinality !== 'm2m') return r.columns.map(([pc, cc]) => `${child}.${ident(cc)} = ${ident(parent)}.${ident(pc)}`);
+  const j = ident(`${e.plan.source.name}_junction`);
+  return [
+    ...r.junction.source.map(([pc, jc]) => `${j}.${ident(jc)} = ${ident(parent)}.${ident(pc)}`),
+    ...r.junction.target.map(([cc, jc]) => `${j}.${ident(jc)} = ${child}.${ident(cc)}`),
+  ];
+}
+
+function embedFrom(e: EmbedPlan): string {
+  const from = `"public".${ident(e.table)} as ${ident(e.plan.source.name)}`;
+  const r = e.relationship;
+  return r.cardinality === 'm2m' ? `${from}, "public".${ident(r.junction.table)} as ${ident(`${e.plan.source.name}_junction`)}` : from;
+}
+
+/** `exists (…)` for each embed that must (or must not) have rows: `!inner` in a count, and `actors=not.is.null`. */
+function existsConditions(plan: ReadPlan, p: Params, forCount: boolean): string[] {
+  return plan.embeds.flatMap((e) => {
+    const must = e.exists ?? (forCount && e.inner ? true : undefined);
+    if (must === undefined) return [];
+    const conds = [...joinConditions(e, plan.source.name), ...e.plan.filters.map((f) => tree(e.plan.source, f, p)), ...existsConditions(e.plan, p, true)];
+    return [`${must ? '' : 'not '}exists (select 1 from ${embedFrom(e)} where ${conds.join(' and ')})`];
+  });
+}
+
+/** One embed as a lateral join, and what its parent selects from it (PostgREST's getJoin and getJoinSelects). */
+function embedJoin(e: EmbedPlan, parent: string, p: Params): { join: string; outputs: { sql: string; name: string }[] } {
+  const sub = levelSql(e.plan, embedFrom(e), p, joinConditions(e, parent));
+  const j = ident(e.joinAlias);
+  const kind = e.inner ? 'inner' : 'left';
+  if (e.toOne) {
+    const outputs = e.empty
+      ? []
+      : e.spread
+        ? outputNames(e.plan).map((n) => ({ sql: `${j}.${ident(n)}`, name: n }))
+        : [{ sql: `row_to_json(${j}.*)::jsonb`, name: e.key }];
+    return { join: ` ${kind} join lateral (${sub}) as ${j} on true`, outputs };
+  }
+  const spreads = e.spread ? outputNames(e.plan).map((n) => `coalesce(json_agg(${j}.${ident(n)}), '[]')::jsonb as ${ident(n)}`) : [];
+  const join = ` ${kind} join lateral (select ${[`json_agg(${j})::jsonb as ${j}`, ...spreads].join(', ')} from (${sub}) as ${j}) as ${j} on ${e.inner ? `${j}.${j} is not null` : 'true'}`;
+  if (e.empty) return { join, outputs: [] };
+  if (e.spread) return { join, outputs: outputNames(e.plan).map((n) => ({ sql: `${j}.${ident(n)}`, name: n })) };
+  return { join, outputs: [{ sql: `coalesce(${j}.${j}, '[]')`, name: e.key }] };
+}
+
+/** A level of a read as one SELECT over `from`, its embeds joined laterally (PostgREST's readPlanToQuery). */
+function levelSql(plan: ReadPlan, from: string, p: Params, joinConds: readonly string[] = []): string {
+  const src = plan.source;
+  const items = plan.select.flatMap((it) =>
+    it.kind === 'star' && plan.grouped
+      ? [...(src.columns?.keys() ?? [])].map((name) => selectItem(src, { kind: 'column', column: name, alias: undefined, cast: undefined }))
+      : [selectItem(src, it)],
+  );
+  const embeds = plan.embeds.map((e) => embedJoin(e, src.name, p));
+  const outputs = embeds.flatMap((e) => e.outputs);
+  const list = [...items.map((i) => (i.name ? `${i.sql} as ${ident(i.name)}` : i.sql)), ...outputs.map((o) => `${o.sql} as ${ident(o.name)}`)];
+  const conds = [...joinConds, ...plan.filters.map((f) => tree(src, f, p)), ...existsConditions(plan, p, false)];
+  const groups = plan.grouped ? [...items.filter((i) => !i.aggregate).map((i) => i.sql), ...outputs.map((o) => o.sql)] : [];
+  return (
+    `select ${list.join(', ')} from ${from}${embeds.map((e) => e.join).join('')}` +
+    (conds.length ? ` where ${conds.join(' and ')}` : '') +
+    (groups.length ? ` group by ${groups.join(', ')}` : '') +
+    orderBy(src, plan.order) +
+    range(plan, p)
+  );
+}
+
+/** The rows a read counts: its filters and the embeds that must have rows, without the embeds' own output. */
+function countSql(plan: ReadPlan, from: string, p: Params): string {
+  const conds = [...plan.filters.map((f) => tree(plan.source, f, p)), ...existsConditions(plan, p, true)];
+  return `select count(*) from ${from}${conds.length ? ` where ${conds.join(' and ')}` : ''}`;
 }
 
 /** A PostgreSQL array literal whose every element is quoted, so no value can read as NULL or break out. */
@@ -84,8 +177,8 @@ const PATTERN: Record<string, string> = { like: 'like', ilike: 'ilike', match: '
 const IS_SQL: Record<string, string> = { null: 'is null', not_null: 'is not null', true: 'is true', false: 'is false', unknown: 'is unknown' };
 
 function condition(src: Source, f: Filter, p: Params): string {
-  const c = column(src, f.column);
-  const ref = `${ident(src.name)}.${ident(c.name)}`;
+  const { sql: ref, type } = field(src, f.column, f.json);
+  const c = { type };
   if (f.op !== 'in' && f.op !== 'is' && tooManyDimensions(c.type, f.value)) {
     throw parseError(`"failed to parse filter (${f.op}.${f.value.slice(0, 40)})"`, `arrays may nest at most ${MAX_ARRAY_DIMENSIONS} levels`);
   }
@@ -110,15 +203,11 @@ function where(src: Source, filters: readonly Condition[], p: Params): string {
 
 function orderBy(src: Source, terms: readonly OrderTerm[]): string {
   if (!terms.length) return '';
-  const q = ident(src.name);
-  const parts = terms.map((t) => {
-    const c = column(src, t.column);
-    return `${q}.${ident(c.name)}${t.dir ? ` ${t.dir}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`;
-  });
+  const parts = terms.map((t) => `${field(src, t.column, t.json).sql}${t.dir ? ` ${t.dir}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`);
   return ` order by ${parts.join(', ')}`;
 }
 
-function range(q: ParsedQuery, p: Params): string {
+function range(q: { limit: number | undefined; offset: number | undefined }, p: Params): string {
   return (
     (q.limit !== undefined ? ` limit ${p.add(String(q.limit))}::bigint` : '') + (q.offset !== undefined ? ` offset ${p.add(String(q.offset))}::bigint` : '')
   );
@@ -134,20 +223,17 @@ function table(rel: Relation): string {
 }
 
 /** GET/HEAD on a table or view: one statement returning the page, its size and (when asked) the total. */
-export function buildRead(rel: Relation, q: ParsedQuery, shape: ResponseShape, count: boolean): Statement {
+export function buildRead(rel: Relation, plan: ReadPlan, shape: ResponseShape, count: boolean): Statement {
   const p = new Params();
-  const w = where(rel, q.filters, p);
-  const total = count ? `(select count(*) from ${table(rel)}${w})` : 'null::bigint';
-  const sql =
-    `select ${total} as total, count(*) as page_total, ${bodyOf(shape)} as body ` +
-    `from (select ${selectList(rel, q.select)} from ${table(rel)}${w}${orderBy(rel, q.order)}${range(q, p)}) _pgrst_t`;
+  const total = count ? `(${countSql(plan, table(rel), p)})` : 'null::bigint';
+  const sql = `select ${total} as total, count(*) as page_total, ${bodyOf(shape)} as body from (${levelSql(plan, table(rel), p)}) _pgrst_t`;
   return { sql, params: p.values };
 }
 
-/** Wraps a data-modifying statement: the response is built over what it returned. */
-function overModified(rel: Relation, modify: string, q: ParsedQuery, shape: ResponseShape | 'none', p: Params): Statement {
+/** Wraps a data-modifying statement: the response is built over what it returned, embeds included. */
+function overModified(rel: Relation, modify: string, plan: ReadPlan, shape: ResponseShape | 'none', p: Params): Statement {
   const inner =
-    shape === 'none' ? `select 1 from pgrst_source` : `select ${selectList(rel, q.select)} from pgrst_source as ${ident(rel.name)}${orderBy(rel, q.order)}`;
+    shape === 'none' ? `select 1 from pgrst_source` : levelSql({ ...plan, limit: undefined, offset: undefined }, `pgrst_source as ${ident(rel.name)}`, p);
   return {
     sql: `with pgrst_source as (${modify}) select null::bigint as total, count(*) as page_total, ${bodyOf(shape)} as body from (${inner}) _pgrst_t`,
     params: p.values,
@@ -185,7 +271,7 @@ export type InsertOptions = {
 };
 
 /** POST on a table: the rows travel as one JSON parameter and are typed by jsonb_to_record. */
-export function buildInsert(rel: Relation, q: ParsedQuery, o: InsertOptions, shape: ResponseShape | 'none'): Statement {
+export function buildInsert(rel: Relation, q: ParsedQuery, plan: ReadPlan, o: InsertOptions, shape: ResponseShape | 'none'): Statement {
   rejectRange(q, 'INSERT');
   const cols = payloadColumns(rel, o.keys);
   for (const c of cols) for (const row of o.rows) checkDimensions(c.name, c.type, row[c.name]);
@@ -206,7 +292,7 @@ export function buildInsert(rel: Relation, q: ParsedQuery, o: InsertOptions, sha
       `cross join lateral jsonb_to_record(_pgrst_e.j) as _pgrst_b(${recordDefinition(cols)})`;
   }
   if (o.resolution) modify += onConflict(rel, q, cols, o.resolution);
-  return overModified(rel, modify + returning(rel, shape), q, shape, p);
+  return overModified(rel, modify + returning(rel, shape), plan, shape, p);
 }
 
 function onConflict(rel: Relation, q: ParsedQuery, cols: readonly Column[], resolution: 'merge-duplicates' | 'ignore-duplicates'): string {
@@ -225,7 +311,7 @@ function onConflict(rel: Relation, q: ParsedQuery, cols: readonly Column[], reso
 }
 
 /** PATCH on a table: the new values travel as one JSON parameter. */
-export function buildUpdate(rel: Relation, q: ParsedQuery, values: Record<string, unknown>, shape: ResponseShape | 'none'): Statement {
+export function buildUpdate(rel: Relation, q: ParsedQuery, plan: ReadPlan, values: Record<string, unknown>, shape: ResponseShape | 'none'): Statement {
   rejectRange(q, 'UPDATE');
   const cols = payloadColumns(rel, Object.keys(values));
   for (const c of cols) checkDimensions(c.name, c.type, values[c.name]);
@@ -233,7 +319,7 @@ export function buildUpdate(rel: Relation, q: ParsedQuery, values: Record<string
   if (cols.length === 0) {
     // PostgREST turns an empty PATCH into a no-op; the filters are still checked.
     where(rel, q.filters, new Params());
-    return overModified(rel, `select ${ident(rel.name)}.* from ${table(rel)} where false`, q, shape, p);
+    return overModified(rel, `select ${ident(rel.name)}.* from ${table(rel)} where false`, plan, shape, p);
   }
   const body = p.add(JSON.stringify(values));
   const set = cols.map((c) => `${ident(c.name)} = _pgrst_b.${ident(c.name)}`).join(', ');
@@ -241,22 +327,22 @@ export function buildUpdate(rel: Relation, q: ParsedQuery, values: Record<string
     `update ${table(rel)} set ${set} from jsonb_to_record(${body}::jsonb) as _pgrst_b(${recordDefinition(cols)})` +
     where(rel, q.filters, p) +
     returning(rel, shape);
-  return overModified(rel, modify, q, shape, p);
+  return overModified(rel, modify, plan, shape, p);
 }
 
 /** DELETE on a table. */
-export function buildDelete(rel: Relation, q: ParsedQuery, shape: ResponseShape | 'none'): Statement {
+export function buildDelete(rel: Relation, q: ParsedQuery, plan: ReadPlan, shape: ResponseShape | 'none'): Statement {
   rejectRange(q, 'DELETE');
   const p = new Params();
   const modify = `delete from ${table(rel)}${where(rel, q.filters, p)}${returning(rel, shape)}`;
-  return overModified(rel, modify, q, shape, p);
+  return overModified(rel, modify, plan, shape, p);
 }
 
 /**
  * A function call with named arguments (`"a" := ...`) typed by jsonb_to_record, shaped as
  * PostgREST shapes it: a bare value, an array of values, an object, or an array of objects.
  */
-export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQuery, shape: ResponseShape, count: boolean): Statement {
+export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQuery, plan: ReadPlan, shape: ResponseShape, count: boolean): Statement {
   const p = new Params();
   const given = fn.args.filter((a) => a.name in args);
   for (const a of given) checkDimensions(a.name, a.type, args[a.name]);
@@ -264,20 +350,14 @@ export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQu
   const argsFrom = given.length
     ? `jsonb_to_record(${p.add(JSON.stringify(args))}::jsonb) as _pgrst_args(${given.map((a) => `${ident(a.name)} ${a.type}`).join(', ')})`
     : '';
-  const src: Source = { name: fn.name, columns: fn.columns };
   const from = (relation: string) => (argsFrom ? `${argsFrom} cross join lateral ${relation}` : relation);
 
   if (fn.returns === 'composite') {
-    const filtered = `from ${from(`${call} as ${ident(fn.name)}`)}${where(src, q.filters, p)}`;
-    const total = count && fn.volatility !== 'v' ? `(select count(*) ${filtered})` : 'null::bigint';
-    const inner = `select ${selectList(src, q.select)} ${filtered}${orderBy(src, q.order)}${range(q, p)}`;
+    const source = from(`${call} as ${ident(fn.name)}`);
+    const total = count && fn.volatility !== 'v' ? `(${countSql(plan, source, p)})` : 'null::bigint';
     const body = fn.setof ? bodyOf(shape) : bodyOf('object');
-    return { sql: `select ${total} as total, count(*) as page_total, ${body} as body from (${inner}) _pgrst_t`, params: p.values };
+    return { sql: `select ${total} as total, count(*) as page_total, ${body} as body from (${levelSql(plan, source, p)}) _pgrst_t`, params: p.values };
   }
-  // Scalar and void results have no columns to select, filter or order by.
-  for (const f of q.filters) for (const name of conditionColumns(f)) column(src, name);
-  for (const t of q.order) column(src, t.column);
-  for (const s of q.select) if (s.kind === 'column') column(src, s.column);
 
   if (fn.returns === 'void') {
     // The result is referenced so that the planner cannot drop the call of a non-volatile function.

@@ -3,7 +3,10 @@ import { isDbError } from '../db/database';
 import { classifyDbFailure } from '../db/db-failure';
 
 /** PostgREST's error body (supabase-wire §4.3): `details` and `hint` are JSON null when absent. */
-export type RestErrorBody = { code: string; message: string; details: string | null; hint: string | null };
+export type RestErrorBody = { code: string; message: string; details: RestErrorDetails; hint: string | null };
+
+/** Text, or for PGRST201 the candidate relationships as PostgREST lists them. */
+export type RestErrorDetails = string | Record<string, string>[] | null;
 
 /** An error answered in PostgREST's shape with its HTTP status. Thrown inside a request transaction, it rolls it back. */
 export class RestError extends Error {
@@ -11,7 +14,7 @@ export class RestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: string | null = null,
+    readonly details: RestErrorDetails = null,
     readonly hint: string | null = null,
     /** Extra response headers, e.g. WWW-Authenticate on a 401. */
     readonly headers: Record<string, string> = {},

@@ -7,9 +7,10 @@ import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type Result
 import { BODY_NOT_RECEIVED, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
-import { conditionColumns, isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
+import { isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
+import { planRead } from './plan';
 import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
-import { schemaCache, type Routine } from './schema-cache';
+import { schemaCache, type Relation, type Routine, type Snapshot } from './schema-cache';
 import { clientIp } from '../http/client-ip';
 
 export type RestResult = { status: number; body: string | null; shape: ResponseShape; headers: Record<string, string> };
@@ -99,8 +100,27 @@ function insertPayload(body: unknown, q: ParsedQuery): { rows: Record<string, un
   return { rows, keys };
 }
 
-function requestedColumns(q: ParsedQuery): string[] {
-  return [...q.select.flatMap((s) => (s.kind === 'column' ? [s.column] : [])), ...q.filters.flatMap(conditionColumns), ...q.order.map((o) => o.column)];
+/** Codes a request can get because the cache predates a table, column, relationship or function it names. */
+const CACHE_MISS_CODES = new Set(['42703', 'PGRST200', 'PGRST204', 'PGRST205']);
+
+/**
+ * Resolves a request against the schema cache once (PostgREST's plan step). A miss is answered at
+ * once from this snapshot and starts a reload, so that what was created since is known next time.
+ */
+async function planned<T>(deps: AppDeps, build: (snapshot: Snapshot) => T): Promise<T> {
+  const cache = schemaCache(deps.db);
+  try {
+    return build(await cache.current());
+  } catch (e) {
+    if (e instanceof RestError && CACHE_MISS_CODES.has(e.code)) cache.refresh();
+    throw e;
+  }
+}
+
+function relationOf(snapshot: Snapshot, name: string): Relation {
+  const rel = snapshot.relations.get(name);
+  if (!rel) throw tableNotFound(name);
+  return rel;
 }
 
 /** GET, HEAD, POST, PATCH and DELETE on a table or view of `public`. */
@@ -117,10 +137,13 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   checkFilterCost(q.filters, caller.role);
   const path = `/${name}`;
 
+  const options = { aggregates: deps.config.restAggregates };
   if (read) {
-    const rel = await schemaCache(deps.db).relation(name, requestedColumns(q));
-    if (!rel) throw tableNotFound(name);
-    const row = await run(deps, c, caller, { stmt: buildRead(rel, q, shape, prefer.count), readOnly: true, shape, path });
+    const stmt = await planned(deps, (snapshot) => {
+      const rel = relationOf(snapshot, name);
+      return buildRead(rel, planRead(snapshot, rel, rel.name, q, options), shape, prefer.count);
+    });
+    const row = await run(deps, c, caller, { stmt, readOnly: true, shape, path });
     const offset = q.offset ?? 0;
     const pageTotal = Number(row.page_total);
     const total = row.total === null ? null : Number(row.total);
@@ -130,23 +153,20 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   if ((method === 'PATCH' || method === 'DELETE') && q.filters.length === 0) throw missingWhere(method === 'PATCH' ? 'UPDATE' : 'DELETE');
   const representation = prefer.return === 'representation';
   const bodyShape = representation ? shape : 'none';
-  let stmt: Statement;
-  if (method === 'POST') {
-    const payload = insertPayload(await readJson(c, undefined), q);
-    const rel = await schemaCache(deps.db).relation(name, [...requestedColumns(q), ...payload.keys, ...(q.onConflict ?? [])]);
-    if (!rel) throw tableNotFound(name);
-    stmt = buildInsert(rel, q, { ...payload, missingDefault: prefer.missingDefault, resolution: prefer.resolution }, bodyShape);
-  } else if (method === 'PATCH') {
-    const values = await readJson(c, undefined);
-    if (!isObject(values)) throw invalidBody();
-    const rel = await schemaCache(deps.db).relation(name, [...requestedColumns(q), ...Object.keys(values)]);
-    if (!rel) throw tableNotFound(name);
-    stmt = buildUpdate(rel, q, values, bodyShape);
-  } else {
-    const rel = await schemaCache(deps.db).relation(name, requestedColumns(q));
-    if (!rel) throw tableNotFound(name);
-    stmt = buildDelete(rel, q, bodyShape);
-  }
+  const body = method === 'DELETE' ? undefined : await readJson(c, undefined);
+  const stmt = await planned(deps, (snapshot) => {
+    const rel = relationOf(snapshot, name);
+    const plan = planRead(snapshot, rel, rel.name, q, options);
+    if (method === 'POST') {
+      const payload = insertPayload(body, q);
+      return buildInsert(rel, q, plan, { ...payload, missingDefault: prefer.missingDefault, resolution: prefer.resolution }, bodyShape);
+    }
+    if (method === 'PATCH') {
+      if (!isObject(body)) throw invalidBody();
+      return buildUpdate(rel, q, plan, body, bodyShape);
+    }
+    return buildDelete(rel, q, plan, bodyShape);
+  });
   const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path });
   const pageTotal = Number(row.page_total);
   const total = prefer.count ? pageTotal : null;
@@ -210,7 +230,10 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
     throw functionNotFound(name, keys);
   }
 
-  const stmt = buildRpc(fn, args, q, shape, prefer.count);
+  const stmt = await planned(deps, (snapshot) => {
+    const plan = planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.name, q, { aggregates: deps.config.restAggregates });
+    return buildRpc(fn, args, q, plan, shape, prefer.count);
+  });
   const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}` });
   if (fn.returns === 'void') return { status: 204, body: null, shape, headers: {} };
   const headers: Record<string, string> = {};

@@ -35,9 +35,55 @@ describe('parseSelect', () => {
       { kind: 'star' },
     ]);
   });
-  it('answers embedding, aggregates and garbage with PostgREST codes', () => {
-    expect(code(() => parseSelect('*,other(*)'))).toBe('PGRST200');
-    expect(code(() => parseSelect('count()'))).toBe('PGRST123');
+  it('reads embedded resources, spreads, JSON paths and aggregates as PostgREST does', () => {
+    const star = { kind: 'star' };
+    expect(parseSelect('*,d:directors!fk!inner(id),...specs(camera),actors()')).toEqual([
+      star,
+      {
+        kind: 'embed',
+        name: 'directors',
+        alias: 'd',
+        hint: 'fk',
+        join: 'inner',
+        spread: false,
+        select: [{ kind: 'column', column: 'id', alias: undefined, cast: undefined }],
+      },
+      {
+        kind: 'embed',
+        name: 'specs',
+        alias: undefined,
+        hint: undefined,
+        join: undefined,
+        spread: true,
+        select: [{ kind: 'column', column: 'camera', alias: undefined, cast: undefined }],
+      },
+      { kind: 'embed', name: 'actors', alias: undefined, hint: undefined, join: undefined, spread: false, select: [] },
+    ]);
+    expect(parseSelect('data->a->>0,x:data->"b.c"::text')).toEqual([
+      {
+        kind: 'column',
+        column: 'data',
+        alias: undefined,
+        cast: undefined,
+        json: [
+          { arrow: '->', key: 'a', index: false },
+          { arrow: '->>', key: '0', index: true },
+        ],
+      },
+      { kind: 'column', column: 'data', alias: 'x', cast: 'text', json: [{ arrow: '->', key: 'b.c', index: false }] },
+    ]);
+    expect(parseSelect('count(),total:amount::int.sum()::text')).toEqual([
+      { kind: 'count', alias: undefined, cast: undefined },
+      { kind: 'column', column: 'amount', alias: 'total', cast: 'int', aggregate: { fn: 'sum', cast: 'text' } },
+    ]);
+  });
+  it('refuses garbage, and embeds beyond their bounds, with PGRST100', () => {
+    expect(code(() => parseSelect('a(b(c(d(e(*))))) '))).toBe('PGRST100');
+    expect(parseSelect('a(b(c(d(*))))')).toHaveLength(1);
+    expect(code(() => parseSelect(Array.from({ length: 17 }, (_, i) => `e${i}(*)`).join(',')))).toBe('PGRST100');
+    expect(parseSelect(Array.from({ length: 16 }, (_, i) => `e${i}(*)`).join(','))).toHaveLength(16);
+    expect(code(() => parseSelect('count(*)'))).toBe('PGRST100');
+    expect(code(() => parseSelect('a!b!c!d(*)'))).toBe('PGRST100');
     expect(code(() => parseSelect('*,('))).toBe('PGRST100');
     expect(code(() => parseSelect('a(b'))).toBe('PGRST100');
     expect(code(() => parseSelect('id::int;'))).toBe('PGRST100');
@@ -106,10 +152,28 @@ describe('parseQuery', () => {
     expect(code(() => parseQuery([['or', '(a.eq.1']]))).toBe('PGRST100');
     expect(code(() => parseQuery([['or', `${'and('.repeat(40)}a.eq.1${')'.repeat(40)}`]]))).toBe('PGRST100');
   });
-  it('refuses negative or non-numeric ranges and embedded filters', () => {
+  it('refuses negative or non-numeric ranges', () => {
     expect(code(() => parseQuery([['limit', '-1']]))).toBe('PGRST100');
     expect(code(() => parseQuery([['offset', 'x']]))).toBe('PGRST100');
-    expect(code(() => parseQuery([['other.id', 'eq.1']]))).toBe('PGRST108');
+    expect(code(() => parseQuery([['a.limit', '-1']]))).toBe('PGRST100');
+  });
+  it('files the parameters of embedded resources under their path', () => {
+    const q = parseQuery([
+      ['roles.actors.order', 'last_name.desc'],
+      ['roles.actors.first_name', 'like.*Tom*'],
+      ['roles.limit', '1'],
+      ['roles.not.or', '(character.eq.a,character.eq.b)'],
+      ['data->>a', 'eq.x'],
+    ]);
+    expect(q.embedded.get('roles.actors')).toEqual({
+      filters: [{ column: 'first_name', negate: false, op: 'like', value: '%Tom%' }],
+      order: [{ column: 'last_name', dir: 'desc', nulls: undefined }],
+      limit: undefined,
+      offset: undefined,
+    });
+    expect(q.embedded.get('roles')).toMatchObject({ limit: 1, filters: [{ op: 'or', negate: true }] });
+    expect(q.filters).toEqual([{ column: 'data', json: [{ arrow: '->>', key: 'a', index: false }], negate: false, op: 'eq', value: 'x' }]);
+    expect(code(() => parseQuery([['a..b', 'eq.1']]))).toBe('PGRST100');
   });
 });
 

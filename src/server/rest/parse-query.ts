@@ -1,4 +1,4 @@
-import { parseError, RestError } from './errors';
+import { parseError, type RestError } from './errors';
 import { MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'isdistinct', 'cs', 'cd', 'ov'] as const;
@@ -6,10 +6,15 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 
 export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
 
-export type Filter =
-  | { column: string; negate: boolean; op: 'in'; value: string[] }
-  | { column: string; negate: boolean; op: 'is'; value: IsValue }
-  | { column: string; negate: boolean; op: Exclude<FilterOp, 'in' | 'is'>; value: string };
+/** One step of a JSON path: `->key`, `->>key`, `->0`; an index is an integer, a key is text. */
+export type JsonStep = { arrow: '->' | '->>'; key: string; index: boolean };
+
+/** `json` is the column's JSON path, absent when the filter names the column itself. */
+export type Filter = { column: string; json?: JsonStep[] } & (
+  | { negate: boolean; op: 'in'; value: string[] }
+  | { negate: boolean; op: 'is'; value: IsValue }
+  | { negate: boolean; op: Exclude<FilterOp, 'in' | 'is'>; value: string }
+);
 
 /** `or=(a.eq.1,and(b.gt.2,c.is.null))`: filters combined with and/or, possibly negated. */
 export type LogicTree = { op: 'and' | 'or'; negate: boolean; children: Condition[] };
@@ -20,14 +25,41 @@ export function isLogicTree(c: Condition): c is LogicTree {
   return 'children' in c;
 }
 
-/** Every column a condition names, nested ones included. */
-export function conditionColumns(c: Condition): string[] {
-  return isLogicTree(c) ? c.children.flatMap(conditionColumns) : [c.column];
-}
+export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+export type Aggregate = (typeof AGGREGATES)[number];
 
-export type SelectItem = { kind: 'star' } | { kind: 'column'; column: string; alias: string | undefined; cast: string | undefined };
+/** `amount.sum()::int` or `count()`: the function, and the cast of its result. */
+export type Aggregation = { fn: Aggregate; cast: string | undefined };
 
-export type OrderTerm = { column: string; dir: 'asc' | 'desc' | undefined; nulls: 'first' | 'last' | undefined };
+/** `[alias:]name[!hint][!inner|!left](…)`, or `...name(…)` whose columns join its parent's. */
+export type Embed = {
+  kind: 'embed';
+  name: string;
+  alias: string | undefined;
+  hint: string | undefined;
+  join: 'inner' | 'left' | undefined;
+  spread: boolean;
+  select: SelectItem[];
+};
+
+export type SelectItem =
+  | { kind: 'star' }
+  | {
+      kind: 'column';
+      column: string;
+      alias: string | undefined;
+      cast: string | undefined;
+      json?: JsonStep[];
+      aggregate?: Aggregation;
+    }
+  /** `count()` without a column: the rows of its group. */
+  | { kind: 'count'; alias: string | undefined; cast: string | undefined }
+  | Embed;
+
+export type OrderTerm = { column: string; json?: JsonStep[]; dir: 'asc' | 'desc' | undefined; nulls: 'first' | 'last' | undefined };
+
+/** What the query string says of one embedded resource (`actors.order=…`, `roles.actors.limit=1`). */
+export type EmbedParams = { filters: Condition[]; order: OrderTerm[]; limit: number | undefined; offset: number | undefined };
 
 /** A request's query string, read the way PostgREST reads it (supabase-wire §4.2). */
 export type ParsedQuery = {
@@ -42,6 +74,8 @@ export type ParsedQuery = {
   onConflict: string[] | undefined;
   /** Query parameters that name a function argument (GET/HEAD rpc). */
   args: Map<string, string>;
+  /** Filters, order and ranges of embedded resources, by their path in the select (`roles.actors`). */
+  embedded: Map<string, EmbedParams>;
 };
 
 /**
@@ -88,6 +122,13 @@ export function parseQuery(pairs: [string, string][], argNames: ReadonlySet<stri
     columns: undefined,
     onConflict: undefined,
     args: new Map(),
+    embedded: new Map(),
+  };
+  const params = (path: string[]): EmbedParams => {
+    const key = path.join('.');
+    let e = q.embedded.get(key);
+    if (!e) q.embedded.set(key, (e = { filters: [], order: [], limit: undefined, offset: undefined }));
+    return e;
   };
   for (const [key, value] of pairs) {
     if (GATEWAY.has(key)) continue;
@@ -105,23 +146,63 @@ export function parseQuery(pairs: [string, string][], argNames: ReadonlySet<stri
       continue;
     }
     if (LOGIC.has(key)) {
-      const negate = key.startsWith('not.');
-      q.filters.push(parseLogic(negate ? (key.slice(4) as 'and' | 'or') : (key as 'and' | 'or'), negate, value, value, 0));
+      q.filters.push(parseLogicParam(key, value));
       continue;
     }
-    if (/\.(order|limit|offset|or|and)$/.test(key) || key.includes('.')) {
-      const resource = key.slice(0, key.indexOf('.'));
-      throw new RestError(
-        400,
-        'PGRST108',
-        `'${resource}' is not an embedded resource in this request`,
-        null,
-        `Verify that '${resource}' is included in the 'select' query parameter.`,
-      );
+    // `roles.actors.order=…`: the last part says what, the parts before it which embedded resource.
+    const ranged = /^(.+)\.(order|limit|offset)$/.exec(key);
+    if (ranged) {
+      const e = params(parseEmbedPath(ranged[1]!, key));
+      if (ranged[2] === 'order') e.order = parseOrder(value);
+      else if (ranged[2] === 'limit') e.limit = parseNatural('limit', value);
+      else e.offset = parseNatural('offset', value);
+      continue;
     }
-    q.filters.push(parseFilter(key, value));
+    const logic = /^(.+?)\.((?:not\.)?(?:or|and))$/.exec(key);
+    if (logic) {
+      params(parseEmbedPath(logic[1]!, key)).filters.push(parseLogicParam(logic[2]!, value));
+      continue;
+    }
+    const { path, field } = parseTreePath(key);
+    const filter = parseFilter(field.name, value);
+    if (field.json) filter.json = field.json;
+    if (path.length) params(path).filters.push(filter);
+    else q.filters.push(filter);
   }
   return q;
+}
+
+function parseLogicParam(key: string, value: string): LogicTree {
+  const negate = key.startsWith('not.');
+  return parseLogic((negate ? key.slice(4) : key) as 'and' | 'or', negate, value, value, 0);
+}
+
+/** A column and its JSON path, as a filter, an order term or a select item names it. */
+type FieldRef = { name: string; json: JsonStep[] | undefined };
+
+/** `roles.actors.first_name->>x`: the embedded resources' path, then the field. */
+function parseTreePath(key: string): { path: string[]; field: FieldRef } {
+  const fail = () => parseError(`"failed to parse tree path (${key})"`, 'expected resource names separated by "." and a column, with an optional JSON path');
+  const names: string[] = [];
+  let i = 0;
+  for (;;) {
+    const name = readName(key, i);
+    if (!name) throw fail();
+    names.push(name.name);
+    i = name.end;
+    if (key[i] !== '.') break;
+    i += 1;
+  }
+  const json = readJsonPath(key, i);
+  if (json.end !== key.length) throw fail();
+  return { path: names.slice(0, -1), field: { name: names[names.length - 1]!, json: json.steps } };
+}
+
+/** `roles.actors` before `.order`, `.limit`, `.offset`, `.or` or `.and`. */
+function parseEmbedPath(raw: string, key: string): string[] {
+  const { path, field } = parseTreePath(raw);
+  if (field.json) throw parseError(`"failed to parse tree path (${key})"`, 'a JSON path names no embedded resource');
+  return [...path, field.name];
 }
 
 function parseNatural(name: string, value: string): number {
@@ -153,8 +234,37 @@ function readName(s: string, at: number): { name: string; end: number } | undefi
   return i > at ? { name: s.slice(at, i), end: i } : undefined;
 }
 
-function checkJsonPath(s: string, at: number, whole: string, what: string): void {
-  if (s.startsWith('->', at)) throw parseError(`"failed to parse ${what} (${whole})"`, 'JSON paths (-> and ->>) are not supported by this server');
+/**
+ * `->key->>0`, as PostgREST's pJsonPath reads it: a key is double-quoted or runs to one of
+ * `( : . , > )` (a dash only before `>` ends it); an index is a signed integer, sent as an int.
+ */
+function readJsonPath(s: string, at: number): { steps: JsonStep[] | undefined; end: number } {
+  const steps: JsonStep[] = [];
+  let i = at;
+  while (s.startsWith('->', i)) {
+    const arrow = s.startsWith('->>', i) ? '->>' : '->';
+    i += arrow.length;
+    const index = /^-?\d+(?=$|->|::|[.,)])/.exec(s.slice(i));
+    if (index) {
+      steps.push({ arrow, key: index[0], index: true });
+      i += index[0].length;
+      continue;
+    }
+    if (s[i] === '"') {
+      const quoted = readName(s, i);
+      if (!quoted) break;
+      steps.push({ arrow, key: quoted.name, index: false });
+      i = quoted.end;
+      continue;
+    }
+    let j = i;
+    while (j < s.length && !'(:.,>)'.includes(s[j]!) && !(s[j] === '-' && s[j + 1] === '>')) j += 1;
+    const key = s.slice(i, j).trim();
+    if (key === '') return { steps: undefined, end: i - arrow.length };
+    steps.push({ arrow, key, index: false });
+    i = j;
+  }
+  return { steps: steps.length ? steps : undefined, end: i };
 }
 
 /** Removes whitespace outside double quotes, as postgrest-js does before sending. */
@@ -169,74 +279,119 @@ function stripSpaces(s: string): string {
   return out;
 }
 
-/** `select=`: `*`, `col`, `alias:col`, `col::type`. Embedding and aggregates get PostgREST's own errors. */
+/** Embedded resources inside one another, at most. */
+export const MAX_EMBED_DEPTH = 4;
+/** Embedded resources in one select, at most. */
+export const MAX_EMBEDS = 16;
+
+type Cursor = { s: string; i: number; items: number; embeds: number; fail: (at: number, why: string) => RestError };
+
+/**
+ * `select=`: `*`, `[alias:]col[->json][::type][.agg()[::type]]`, `count()`, and embedded resources
+ * `[alias:]name[!hint][!inner|!left](…)` or `...name(…)`, as PostgREST's pFieldForest reads them.
+ */
 export function parseSelect(raw: string): SelectItem[] {
   const s = stripSpaces(raw);
-  const fail = (at: number, why: string) => parseError(`"failed to parse select parameter (${raw})" (column ${at + 1})`, why);
   if (s === '') return [{ kind: 'star' }];
+  const c: Cursor = {
+    s,
+    i: 0,
+    items: 0,
+    embeds: 0,
+    fail: (at, why) => parseError(`"failed to parse select parameter (${raw})" (column ${at + 1})`, why),
+  };
+  const items = selectItems(c, 0);
+  if (c.i !== s.length) throw c.fail(c.i, `unexpected ${describe(s, c.i)} expecting "," or end of input`);
+  return items;
+}
+
+function selectItems(c: Cursor, depth: number): SelectItem[] {
   const items: SelectItem[] = [];
-  let i = 0;
+  // `actors!inner()`: an embed that only filters.
+  if (depth > 0 && c.s[c.i] === ')') return items;
   for (;;) {
-    if (s[i] === '*') {
+    if (c.s[c.i] === '*') {
       // Each star expands to every column: repeated, they would pass PostgreSQL's 1,664 entries.
-      if (items.some((it) => it.kind === 'star')) throw fail(i, 'the select list may name * only once');
+      if (items.some((it) => it.kind === 'star')) throw c.fail(c.i, 'the select list may name * only once');
       items.push({ kind: 'star' });
-      i += 1;
+      c.i += 1;
     } else {
-      if (s.startsWith('...', i)) throw new RestError(400, 'PGRST200', 'Spread and embedded resources are not supported by this server');
-      let first = readName(s, i);
-      if (!first) throw fail(i, `unexpected ${describe(s, i)} expecting field name (* or [a..z0..9_$])`);
-      i = first.end;
-      let alias: string | undefined;
-      if (s[i] === ':' && s[i + 1] !== ':') {
-        alias = first.name;
-        first = readName(s, i + 1);
-        if (!first) throw fail(i + 1, `unexpected ${describe(s, i + 1)} expecting field name`);
-        i = first.end;
-      }
-      checkJsonPath(s, i, raw, 'select parameter');
-      if (s[i] === '(' || s[i] === '!') {
-        if (!balanced(s.slice(i))) throw fail(i, 'unbalanced parentheses');
-        if (['count', 'sum', 'avg', 'min', 'max'].includes(first.name) && s.startsWith('()', i)) {
-          throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
-        }
-        throw new RestError(
-          400,
-          'PGRST200',
-          `Could not find a relationship between the table and '${first.name}' in the schema cache`,
-          `Embedded resources are not supported by this server; searched for a foreign key relationship to '${first.name}' in the schema 'public', but no matches were found.`,
-        );
-      }
-      let cast: string | undefined;
-      if (s.startsWith('::', i)) {
-        const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i + 2));
-        if (!m) throw fail(i + 2, `unexpected ${describe(s, i + 2)} expecting a type name`);
-        cast = m[0];
-        i += 2 + m[0].length;
-      }
-      items.push({ kind: 'column', column: first.name, alias, cast });
+      items.push(selectItem(c, depth));
     }
-    if (items.length > MAX_SELECT_ITEMS) throw fail(i, `the select list may hold at most ${MAX_SELECT_ITEMS} items`);
-    if (i === s.length) return items;
-    if (s[i] !== ',') throw fail(i, `unexpected ${describe(s, i)} expecting "," or end of input`);
-    i += 1;
+    c.items += 1;
+    if (c.items > MAX_SELECT_ITEMS) throw c.fail(c.i, `the select list may hold at most ${MAX_SELECT_ITEMS} items`);
+    if (c.s[c.i] !== ',') return items;
+    c.i += 1;
   }
+}
+
+function name(c: Cursor, expecting = 'field name (* or [a..z0..9_$])'): string {
+  const n = readName(c.s, c.i);
+  if (!n) throw c.fail(c.i, `unexpected ${describe(c.s, c.i)} expecting ${expecting}`);
+  c.i = n.end;
+  return n.name;
+}
+
+function cast(c: Cursor): string | undefined {
+  if (!c.s.startsWith('::', c.i)) return undefined;
+  const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(c.s.slice(c.i + 2));
+  if (!m) throw c.fail(c.i + 2, `unexpected ${describe(c.s, c.i + 2)} expecting a type name`);
+  c.i += 2 + m[0].length;
+  return m[0];
+}
+
+function selectItem(c: Cursor, depth: number): SelectItem {
+  if (c.s.startsWith('...', c.i)) {
+    c.i += 3;
+    return embed(c, name(c), undefined, true, depth);
+  }
+  let alias: string | undefined;
+  let column = name(c);
+  if (c.s[c.i] === ':' && c.s[c.i + 1] !== ':') {
+    c.i += 1;
+    alias = column;
+    column = name(c, 'field name');
+  }
+  if (column === 'count' && c.s.startsWith('()', c.i)) {
+    c.i += 2;
+    return { kind: 'count', alias, cast: cast(c) };
+  }
+  if (c.s[c.i] === '(' || c.s[c.i] === '!') return embed(c, column, alias, false, depth);
+  const json = readJsonPath(c.s, c.i);
+  c.i = json.end;
+  const item: SelectItem = { kind: 'column', column, alias, cast: cast(c) };
+  if (json.steps) item.json = json.steps;
+  const agg = /^\.(count|sum|avg|min|max)\(\)/.exec(c.s.slice(c.i));
+  if (agg) {
+    c.i += agg[0].length;
+    item.aggregate = { fn: agg[1] as Aggregate, cast: cast(c) };
+  }
+  return item;
+}
+
+function embed(c: Cursor, target: string, alias: string | undefined, spread: boolean, depth: number): Embed {
+  let hint: string | undefined;
+  let join: 'inner' | 'left' | undefined;
+  while (c.s[c.i] === '!') {
+    c.i += 1;
+    const word = name(c, 'a foreign key, a column or inner/left after "!"');
+    if ((word === 'inner' || word === 'left') && !join) join = word;
+    else if (!hint) hint = word;
+    else throw c.fail(c.i, 'an embedded resource takes one hint and one join type');
+  }
+  if (c.s[c.i] !== '(') throw c.fail(c.i, `unexpected ${describe(c.s, c.i)} expecting "("`);
+  if (target === 'count') throw c.fail(c.i, 'count takes no select list: use count()');
+  if (depth + 1 > MAX_EMBED_DEPTH) throw c.fail(c.i, `embedded resources may nest at most ${MAX_EMBED_DEPTH} levels`);
+  if (++c.embeds > MAX_EMBEDS) throw c.fail(c.i, `a select may embed at most ${MAX_EMBEDS} resources`);
+  c.i += 1;
+  const select = selectItems(c, depth + 1);
+  if (c.s[c.i] !== ')') throw c.fail(c.i, `unexpected ${describe(c.s, c.i)} expecting "," or ")"`);
+  c.i += 1;
+  return { kind: 'embed', name: target, alias, hint, join, spread, select };
 }
 
 function describe(s: string, at: number): string {
   return at >= s.length ? 'end of input' : JSON.stringify(s[at]);
-}
-
-function balanced(s: string): boolean {
-  let depth = 0;
-  let quoted = false;
-  for (const ch of s) {
-    if (ch === '"') quoted = !quoted;
-    if (quoted) continue;
-    if (ch === '(') depth += 1;
-    if (ch === ')' && --depth < 0) return false;
-  }
-  return depth === 0 && !quoted;
 }
 
 /** `order=a.desc.nullslast,b`. */
@@ -248,9 +403,10 @@ export function parseOrder(raw: string): OrderTerm[] {
   while (i < s.length) {
     const name = readName(s, i);
     if (!name) throw fail();
-    i = name.end;
-    checkJsonPath(s, i, raw, 'order');
+    const json = readJsonPath(s, name.end);
+    i = json.end;
     const term: OrderTerm = { column: name.name, dir: undefined, nulls: undefined };
+    if (json.steps) term.json = json.steps;
     const mods = /^((?:\.[a-z]+)*)/.exec(s.slice(i))![1]!;
     i += mods.length;
     for (const mod of mods.split('.').slice(1)) {
@@ -399,10 +555,13 @@ function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: strin
     const nested = /^(not\.)?(and|or)\(/.exec(part);
     if (nested) return parseLogic(nested[2] as 'and' | 'or', Boolean(nested[1]), part.slice(nested[0].length - 1), whole, depth + 1);
     const name = readName(part, 0);
-    if (!name || part[name.end] !== '.') throw fail(`expected col.op.value, got ${JSON.stringify(part.slice(0, 40))}`);
-    const rest = part.slice(name.end + 1);
+    const json = name && readJsonPath(part, name.end);
+    if (!name || !json || part[json.end] !== '.') throw fail(`expected col.op.value, got ${JSON.stringify(part.slice(0, 40))}`);
+    const rest = part.slice(json.end + 1);
     const m = /^((?:not\.)?[a-z]+\.)(.*)$/s.exec(rest);
-    return parseFilter(name.name, m ? m[1]! + (m[1]!.endsWith('in.') ? m[2]! : unquote(m[2]!)) : rest);
+    const filter = parseFilter(name.name, m ? m[1]! + (m[1]!.endsWith('in.') ? m[2]! : unquote(m[2]!)) : rest);
+    if (json.steps) filter.json = json.steps;
+    return filter;
   });
   return { op, negate, children };
 }

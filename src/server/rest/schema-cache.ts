@@ -14,6 +14,26 @@ export type Column = {
 
 export type Relation = { name: string; columns: Map<string, Column>; primaryKey: string[] };
 
+/**
+ * A foreign-key relationship from `table` to `foreignTable`, as PostgREST's schema cache holds it
+ * (SchemaCache/Relationship.hs): `columns` pairs a column of `table` with the one of `foreignTable`
+ * it matches. Many-to-many goes through `junction`, whose two foreign keys are part of its primary key.
+ */
+export type Relationship = {
+  table: string;
+  foreignTable: string;
+  isSelf: boolean;
+  constraint: string;
+  columns: [string, string][];
+} & (
+  | { cardinality: 'm2o' | 'o2m' | 'o2o' }
+  | {
+      cardinality: 'm2m';
+      /** `source` pairs a column of `table` with the junction's, `target` one of `foreignTable`. */
+      junction: { table: string; constraint1: string; constraint2: string; source: [string, string][]; target: [string, string][] };
+    }
+);
+
 export type FunctionArg = { name: string; type: string };
 
 export type RoutineReturn = 'void' | 'scalar' | 'composite';
@@ -31,6 +51,7 @@ export type Routine = {
   columns: Map<string, Column> | null;
 };
 
+type RawForeignKey = { table: string; foreign_table: string; constraint: string; columns: [string, string][]; one_to_one: boolean };
 type RawColumn = { name: string; type: string; default: string | null; generated: boolean };
 type RawTable = { name: string; columns: RawColumn[]; primary_key: string[] | null };
 type RawRoutine = {
@@ -72,6 +93,24 @@ select coalesce(json_agg(t), '[]')::text as json from (
   where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
   group by c.oid, c.relname, n.nspname
 ) t`;
+
+/** Foreign keys between relations of `public`; one-to-one when its columns are a primary key or unique (PR allM2OandO2ORels). */
+const FOREIGN_KEYS_SQL = `
+select coalesce(json_agg(r order by r.conrelid, r.constraint), '[]')::text as json from (
+  select c.conrelid, t.relname as table, f.relname as foreign_table, c.conname as constraint,
+         (select json_agg(json_build_array(a.attname, b.attname) order by k.ord)
+            from unnest(c.conkey, c.confkey) with ordinality k(col, ref, ord)
+            join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.col
+            join pg_attribute b on b.attrelid = c.confrelid and b.attnum = k.ref) as columns,
+         exists (select 1 from pg_constraint u
+                  where u.conrelid = c.conrelid and u.contype in ('p', 'u')
+                    and (select array_agg(x order by x) from unnest(u.conkey) x) = (select array_agg(x order by x) from unnest(c.conkey) x)) as one_to_one
+  from pg_constraint c
+  join pg_class t on t.oid = c.conrelid
+  join pg_class f on f.oid = c.confrelid
+  where c.contype = 'f' and c.conparentid = 0
+    and t.relnamespace = 'public'::regnamespace and f.relnamespace = 'public'::regnamespace
+) r`;
 
 const ROUTINES_SQL = `
 select coalesce(json_agg(f), '[]')::text as json from (
@@ -125,7 +164,62 @@ function toRoutine(r: RawRoutine): Routine {
 /** The shortest time between two catalogue loads. */
 export const RELOAD_INTERVAL_MS = 1000;
 
-type Snapshot = { relations: Map<string, Relation>; routines: Map<string, Routine[]> };
+export type Snapshot = {
+  relations: Map<string, Relation>;
+  routines: Map<string, Routine[]>;
+  /** Every relationship from a relation, by its name, in PostgREST's order. */
+  relationships: Map<string, Relationship[]>;
+};
+
+/**
+ * PostgREST's relationships from foreign keys: each key is many-to-one (or one-to-one) from its
+ * table and one-to-many (or one-to-one) back; a table whose primary key holds two keys' columns
+ * joins their tables many-to-many (PR SchemaCache.hs addM2MRels, addInverseRels).
+ */
+function relationshipsOf(keys: readonly RawForeignKey[], relations: ReadonlyMap<string, Relation>): Map<string, Relationship[]> {
+  const direct: Relationship[] = keys.map((k) => ({
+    table: k.table,
+    foreignTable: k.foreign_table,
+    isSelf: k.table === k.foreign_table,
+    constraint: k.constraint,
+    columns: k.columns,
+    cardinality: k.one_to_one ? 'o2o' : 'm2o',
+  }));
+  const manyToMany: Relationship[] = [];
+  for (const a of direct) {
+    if (a.cardinality !== 'm2o') continue;
+    const pk = new Set(relations.get(a.table)?.primaryKey ?? []);
+    for (const b of direct) {
+      if (b.cardinality !== 'm2o' || b.table !== a.table || b.constraint === a.constraint) continue;
+      if (![...a.columns, ...b.columns].every(([col]) => pk.has(col))) continue;
+      manyToMany.push({
+        table: a.foreignTable,
+        foreignTable: b.foreignTable,
+        isSelf: a.foreignTable === b.foreignTable,
+        constraint: a.table,
+        columns: [],
+        cardinality: 'm2m',
+        junction: {
+          table: a.table,
+          constraint1: a.constraint,
+          constraint2: b.constraint,
+          source: a.columns.map(([j, t]) => [t, j]),
+          target: b.columns.map(([j, f]) => [f, j]),
+        },
+      });
+    }
+  }
+  const inverse: Relationship[] = direct.map((r) => ({
+    ...r,
+    table: r.foreignTable,
+    foreignTable: r.table,
+    columns: r.columns.map(([c, f]) => [f, c]),
+    cardinality: r.cardinality === 'o2o' ? 'o2o' : 'o2m',
+  }));
+  const byTable = new Map<string, Relationship[]>();
+  for (const r of [...direct, ...manyToMany, ...inverse]) byTable.set(r.table, [...(byTable.get(r.table) ?? []), r]);
+  return byTable;
+}
 
 /**
  * The catalogue of schema `public` as PostgREST's schema cache holds it: tables, views and their
@@ -181,7 +275,11 @@ export class SchemaCache {
   }
 
   private async load(): Promise<Snapshot> {
-    const [tables, routines] = await Promise.all([this.db.query<{ json: string }>(TABLES_SQL), this.db.query<{ json: string }>(ROUTINES_SQL)]);
+    const [tables, routines, keys] = await Promise.all([
+      this.db.query<{ json: string }>(TABLES_SQL),
+      this.db.query<{ json: string }>(ROUTINES_SQL),
+      this.db.query<{ json: string }>(FOREIGN_KEYS_SQL),
+    ]);
     const relations = new Map<string, Relation>();
     for (const t of JSON.parse(tables.rows[0]!.json) as RawTable[]) {
       relations.set(t.name, { name: t.name, columns: new Map(t.columns.map((c) => [c.name, c])), primaryKey: t.primary_key ?? [] });
@@ -191,22 +289,12 @@ export class SchemaCache {
       const r = toRoutine(raw);
       byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
     }
-    return { relations, routines: byName };
+    return { relations, routines: byName, relationships: relationshipsOf(JSON.parse(keys.rows[0]!.json) as RawForeignKey[], relations) };
   }
 
   /** A reload for a lookup that missed, not waited for: its failure is the next request's to meet. */
   refresh(): void {
     this.reload(performance.now()).catch(() => {});
-  }
-
-  /**
-   * The relation `name` as the last load knew it, or undefined. A miss, or a relation that lacks
-   * one of `needColumns` (a column added at runtime), starts a reload in the background.
-   */
-  async relation(name: string, needColumns: readonly string[] = []): Promise<Relation | undefined> {
-    const r = (await this.current()).relations.get(name);
-    if (!r || !needColumns.every((c) => r.columns.has(c))) this.refresh();
-    return r;
   }
 
   /** The overloads of function `name` as the last load knew them; none starts a reload in the background. */
