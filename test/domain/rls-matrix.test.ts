@@ -165,6 +165,31 @@ describe('row-level security matrix', () => {
     });
   }
 
+  it('holds through embedding: an embedded table shows each actor only what its own policies do', async () => {
+    const { rows: service } = await s.deps.db.query<{ id: string }>('select id from private.services where user_id = $1', [a.id]);
+    const embedded = async (actor: Actor) => {
+      const products = await clients[actor].from('products').select('id, services(id)').eq('id', TOWN_STAR);
+      const purchases = await clients[actor].from('credit_purchases').select('id, credit_refunds(id)');
+      return { products: products.error?.code ?? products.data, purchases: purchases.error?.code ?? purchases.data?.map((p) => p.credit_refunds) };
+    };
+    const got = Object.fromEntries(await Promise.all(ACTORS.map(async (actor) => [actor, await embedded(actor)])));
+    // A table the caller may not read refuses the whole request, embedded or not: anon may not read
+    // services, and no one signed in may read credit_refunds (an internal note: credit_refunds: {}
+    // above). Anon's purchases are none by a policy that is false, which PostgreSQL plans away.
+    expect(got).toEqual({
+      anon: { products: '42501', purchases: [] },
+      userA: { products: [{ id: TOWN_STAR, services: [{ id: service[0]!.id }] }], purchases: '42501' },
+      userAaal1: { products: [], purchases: '42501' },
+      userB: { products: [{ id: TOWN_STAR, services: [] }], purchases: '42501' },
+      admin: { products: [{ id: TOWN_STAR, services: [] }], purchases: '42501' },
+    });
+    // From the other side: user B embedding user A's rows through a row of their own gets none.
+    const { data: own } = await b.client.from('services').select('id, products(id)');
+    expect(own).toEqual([]);
+    const { data: theirs } = await a.client.from('services').select('id, products(id)');
+    expect(theirs).toEqual([{ id: service[0]!.id, products: { id: TOWN_STAR } }]);
+  });
+
   it('shows an inactive product to admins only', async () => {
     const { rows } = await s.deps.db.query<{ id: string }>(
       `insert into public.products (name, price, is_active) values ('Retired plan', 5, false) returning id`,

@@ -184,6 +184,9 @@ function planLevel(walk: Walk, src: Source, origin: string, items: readonly Sele
       { params: params ?? { filters: [], order: [], limit: undefined, offset: undefined }, path },
       depth + 1,
     );
+    if (it.spread && child.grouped) {
+      throw new RestError(400, 'PGRST127', 'Feature not implemented', 'aggregates inside spread embedded resources are not supported by this server');
+    }
     embeds.push({
       table,
       plan: child,

@@ -52,6 +52,7 @@ export type Routine = {
 };
 
 type RawForeignKey = { table: string; foreign_table: string; constraint: string; columns: [string, string][]; one_to_one: boolean };
+type RawViewColumn = { view: string; base: string; column: string };
 type RawColumn = { name: string; type: string; default: string | null; generated: boolean };
 type RawTable = { name: string; columns: RawColumn[]; primary_key: string[] | null };
 type RawRoutine = {
@@ -94,10 +95,15 @@ select coalesce(json_agg(t), '[]')::text as json from (
   group by c.oid, c.relname, n.nspname
 ) t`;
 
-/** Foreign keys between relations of `public`; one-to-one when its columns are a primary key or unique (PR allM2OandO2ORels). */
+/**
+ * Every foreign key, in any schema: a view of `public` over a private table carries its keys
+ * (PR allM2OandO2ORels). One-to-one when its columns are a primary key or unique. Relations are
+ * named `schema.name`.
+ */
 const FOREIGN_KEYS_SQL = `
 select coalesce(json_agg(r order by r.conrelid, r.constraint), '[]')::text as json from (
-  select c.conrelid, t.relname as table, f.relname as foreign_table, c.conname as constraint,
+  select c.conrelid, format('%s.%s', tn.nspname, t.relname) as table, format('%s.%s', fn.nspname, f.relname) as foreign_table,
+         c.conname as constraint,
          (select json_agg(json_build_array(a.attname, b.attname) order by k.ord)
             from unnest(c.conkey, c.confkey) with ordinality k(col, ref, ord)
             join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.col
@@ -107,10 +113,51 @@ select coalesce(json_agg(r order by r.conrelid, r.constraint), '[]')::text as js
                     and (select array_agg(x order by x) from unnest(u.conkey) x) = (select array_agg(x order by x) from unnest(c.conkey) x)) as one_to_one
   from pg_constraint c
   join pg_class t on t.oid = c.conrelid
+  join pg_namespace tn on tn.oid = t.relnamespace
   join pg_class f on f.oid = c.confrelid
-  where c.contype = 'f' and c.conparentid = 0
-    and t.relnamespace = 'public'::regnamespace and f.relnamespace = 'public'::regnamespace
+  join pg_namespace fn on fn.oid = f.relnamespace
+  where c.contype = 'f' and c.conparentid = 0 and tn.nspname not in ('pg_catalog', 'information_schema')
 ) r`;
+
+/**
+ * The columns each view takes from each relation it reads, where the view keeps the column's
+ * name: how a view's relationships are found from its base tables' keys (PostgREST's view key
+ * dependencies, by name instead of by parsing the view's query tree).
+ */
+const VIEW_COLUMNS_SQL = `
+select coalesce(json_agg(v), '[]')::text as json from (
+  select distinct format('%s.%s', vn.nspname, v.relname) as view, format('%s.%s', bn.nspname, b.relname) as base, a.attname as column
+  from pg_class v
+  join pg_namespace vn on vn.oid = v.relnamespace
+  join pg_rewrite r on r.ev_class = v.oid
+  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid and d.refclassid = 'pg_class'::regclass and d.refobjsubid > 0
+  join pg_class b on b.oid = d.refobjid and b.oid <> v.oid
+  join pg_namespace bn on bn.oid = b.relnamespace
+  join pg_attribute a on a.attrelid = b.oid and a.attnum = d.refobjsubid
+  where v.relkind in ('v', 'm') and vn.nspname not in ('pg_catalog', 'information_schema')
+    and exists (select 1 from pg_attribute va where va.attrelid = v.oid and va.attname = a.attname and va.attnum > 0 and not va.attisdropped)
+) v`;
+
+/**
+ * The relations of `public` that show `columns` of the relation `qualified` under their names: the
+ * relation itself when it is in `public`, and every view over it, views over views included.
+ */
+function exposures(viewColumns: readonly RawViewColumn[]): (qualified: string, columns: readonly string[]) => string[] {
+  const readers = new Map<string, Map<string, Set<string>>>();
+  for (const { view, base, column } of viewColumns) {
+    const byView = readers.get(base) ?? new Map<string, Set<string>>();
+    byView.set(view, (byView.get(view) ?? new Set()).add(column));
+    readers.set(base, byView);
+  }
+  const walk = (qualified: string, columns: readonly string[], seen: Set<string>): string[] => {
+    if (seen.has(qualified)) return [];
+    seen.add(qualified);
+    const own = qualified.startsWith('public.') ? [qualified.slice('public.'.length)] : [];
+    const views = [...(readers.get(qualified) ?? new Map<string, Set<string>>())].filter(([, cols]) => columns.every((c) => cols.has(c)));
+    return [...own, ...views.flatMap(([view]) => walk(view, columns, seen))];
+  };
+  return (qualified, columns) => walk(qualified, columns, new Set());
+}
 
 const ROUTINES_SQL = `
 select coalesce(json_agg(f), '[]')::text as json from (
@@ -176,15 +223,30 @@ export type Snapshot = {
  * table and one-to-many (or one-to-one) back; a table whose primary key holds two keys' columns
  * joins their tables many-to-many (PR SchemaCache.hs addM2MRels, addInverseRels).
  */
-function relationshipsOf(keys: readonly RawForeignKey[], relations: ReadonlyMap<string, Relation>): Map<string, Relationship[]> {
-  const direct: Relationship[] = keys.map((k) => ({
-    table: k.table,
-    foreignTable: k.foreign_table,
-    isSelf: k.table === k.foreign_table,
-    constraint: k.constraint,
-    columns: k.columns,
-    cardinality: k.one_to_one ? 'o2o' : 'm2o',
-  }));
+function relationshipsOf(
+  keys: readonly RawForeignKey[],
+  viewColumns: readonly RawViewColumn[],
+  relations: ReadonlyMap<string, Relation>,
+): Map<string, Relationship[]> {
+  const exposed = exposures(viewColumns);
+  const direct: Relationship[] = keys.flatMap((k) =>
+    exposed(
+      k.table,
+      k.columns.map(([c]) => c),
+    ).flatMap((table) =>
+      exposed(
+        k.foreign_table,
+        k.columns.map(([, f]) => f),
+      ).map((foreignTable): Relationship => ({
+        table,
+        foreignTable,
+        isSelf: table === foreignTable,
+        constraint: k.constraint,
+        columns: k.columns,
+        cardinality: k.one_to_one ? 'o2o' : 'm2o',
+      })),
+    ),
+  );
   const manyToMany: Relationship[] = [];
   for (const a of direct) {
     if (a.cardinality !== 'm2o') continue;
@@ -275,10 +337,11 @@ export class SchemaCache {
   }
 
   private async load(): Promise<Snapshot> {
-    const [tables, routines, keys] = await Promise.all([
+    const [tables, routines, keys, viewColumns] = await Promise.all([
       this.db.query<{ json: string }>(TABLES_SQL),
       this.db.query<{ json: string }>(ROUTINES_SQL),
       this.db.query<{ json: string }>(FOREIGN_KEYS_SQL),
+      this.db.query<{ json: string }>(VIEW_COLUMNS_SQL),
     ]);
     const relations = new Map<string, Relation>();
     for (const t of JSON.parse(tables.rows[0]!.json) as RawTable[]) {
@@ -289,7 +352,11 @@ export class SchemaCache {
       const r = toRoutine(raw);
       byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
     }
-    return { relations, routines: byName, relationships: relationshipsOf(JSON.parse(keys.rows[0]!.json) as RawForeignKey[], relations) };
+    return {
+      relations,
+      routines: byName,
+      relationships: relationshipsOf(JSON.parse(keys.rows[0]!.json) as RawForeignKey[], JSON.parse(viewColumns.rows[0]!.json) as RawViewColumn[], relations),
+    };
   }
 
   /** A reload for a lookup that missed, not waited for: its failure is the next request's to meet. */
