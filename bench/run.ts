@@ -14,6 +14,7 @@ import { ROOT } from '../src/server/paths';
 import { buildIfStale } from '../scripts/source-stamp.mjs';
 import { signInActors, type Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
+import { ceilingEmbedRead, loadEmbedRead } from './cases/embed-read';
 import { measureMonitor, MONITOR_SIZES, type MonitorPoint } from './cases/node-monitor';
 import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
 import { ceilingServicesRead, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
@@ -50,6 +51,8 @@ type KindResult = {
   case3: Pair;
   /** Sign-ins against the same bcrypt verifications alone. */
   case8: Pair;
+  /** A two-level embed: products, their services, the services' events. */
+  case9: Pair;
   /** Case 1 again, while case 8 runs beside it at full speed. */
   case8Read: LoadResult;
   scale: ScalePoint[];
@@ -88,6 +91,8 @@ async function benchKind(target: Target): Promise<KindResult> {
   const { result: read, rss: loadRssMb } = await peakRss(server, () => loadServicesRead(live, timing));
   log(`${target.kind}: case 2`);
   const refresh = await loadTokenRefresh(live, timing);
+  log(`${target.kind}: case 9`);
+  const embed = await loadEmbedRead(live, timing);
   log(`${target.kind}: case 8`);
   const signIn = await loadSignIn(live, timing);
   log(`${target.kind}: case 1 while case 8 runs`);
@@ -103,6 +108,7 @@ async function benchKind(target: Target): Promise<KindResult> {
   log(`${target.kind}: ceilings`);
   const readCeiling = await ceilingServicesRead(target, db, live, timing);
   const readUnprepared = await unpreparedServicesRead(target, db, live, timing);
+  const embedCeiling = await ceilingEmbedRead(target, db, live, timing);
   const createCeiling = await ceilingCreateService(target, db, live, timing);
   const refreshStatement = await statementTokenRefresh(target, db, timing);
   await deleteCreatedServices(db);
@@ -143,6 +149,7 @@ async function benchKind(target: Target): Promise<KindResult> {
     case2Statement: refreshStatement,
     case3: { server: create, ceiling: createCeiling },
     case8: { server: signIn, ceiling: signInCeiling },
+    case9: { server: embed, ceiling: embedCeiling },
     case8Read: readUnderSignIn!,
     scale,
     monitor,
@@ -247,6 +254,14 @@ pairRows(
   '≥ 50%',
   (r) => r.case3,
   (_k, r) => [ratio(r.case3) >= 0.5, pct(ratio(r.case3))],
+);
+// Case 9: the embed's SQL costs the database more than case 1's, so the server's own share is smaller.
+pairRows(
+  '9',
+  'GET /rest/v1/products, two-level embed, 32 conn',
+  '≥ 60% (PGlite: ≥ 50%), 0 errors',
+  (r) => r.case9,
+  (k, r) => [ratio(r.case9) >= (k === 'postgres' ? 0.6 : 0.5) && r.case9.server.errors === 0, `${pct(ratio(r.case9))}, ${r.case9.server.errors} err`],
 );
 pairRows(
   '8',
