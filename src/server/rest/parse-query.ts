@@ -1,5 +1,5 @@
 import { parseError, type RestError } from './errors';
-import { MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
+import { MAX_EMBED_DEPTH, MAX_EMBEDS, MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'isdistinct', 'cs', 'cd', 'ov'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -278,11 +278,6 @@ function stripSpaces(s: string): string {
   }
   return out;
 }
-
-/** Embedded resources inside one another, at most. */
-export const MAX_EMBED_DEPTH = 4;
-/** Embedded resources in one select, at most. */
-export const MAX_EMBEDS = 16;
 
 type Cursor = { s: string; i: number; items: number; embeds: number; fail: (at: number, why: string) => RestError };
 

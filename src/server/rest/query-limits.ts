@@ -5,8 +5,12 @@
  * the server's own thread, so the cost of one request has to be bounded before it is built.
  */
 
-/** Columns in `select=`; `*` may appear once, and counts as one. */
+/** Items in `select=`, embedded resources' included; `*` may appear once per level, and counts as one. */
 export const MAX_SELECT_ITEMS = 100;
+/** Embedded resources inside one another: each level is a lateral subquery per row of the one above. */
+export const MAX_EMBED_DEPTH = 4;
+/** Embedded resources in one `select=`. */
+export const MAX_EMBEDS = 16;
 /** Terms in `order=`. */
 export const MAX_ORDER_TERMS = 32;
 /** Levels of `or=(...)` / `and(...)` inside one another. */
