@@ -24,7 +24,7 @@ export async function rpcCall(db: Database, name: string, args: Record<string, u
   const snapshot = await schemaCache(db).current();
   const fn = snapshot.routines.get(name)![0]!;
   const q = parseQuery([]);
-  return buildRpc(fn, args, q, planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.name, q, { aggregates: false }), 'array', false);
+  return buildRpc(fn, args, q, planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.relation ?? fn.name, q, { aggregates: false }), 'array', false);
 }
 
 /**

@@ -231,7 +231,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   }
 
   const stmt = await planned(deps, (snapshot) => {
-    const plan = planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.name, q, { aggregates: deps.config.restAggregates });
+    const plan = planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.relation ?? fn.name, q, { aggregates: deps.config.restAggregates });
     return buildRpc(fn, args, q, plan, shape, prefer.count);
   });
   const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}` });

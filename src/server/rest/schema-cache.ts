@@ -49,6 +49,8 @@ export type Routine = {
   returns: RoutineReturn;
   /** Output columns when `returns` is composite; filters and select apply to these. */
   columns: Map<string, Column> | null;
+  /** The relation of `public` whose rows it returns, if any: its relationships are the result's. */
+  relation: string | undefined;
 };
 
 type RawForeignKey = { table: string; foreign_table: string; constraint: string; columns: [string, string][]; one_to_one: boolean };
@@ -67,6 +69,7 @@ type RawRoutine = {
   argmodes: string[] | null;
   argtypes: string[] | null;
   ret_columns: { name: string; type: string }[] | null;
+  ret_relation: string | null;
 };
 
 // NOTE: both queries return one json text value, so that PGlite and pg hand back the same thing.
@@ -168,7 +171,8 @@ select coalesce(json_agg(f), '[]')::text as json from (
          (select array_agg(format_type(u.t, null) order by u.ord)
             from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality u(t, ord)) as argtypes,
          (select json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, null)) order by a.attnum)
-            from pg_attribute a where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped) as ret_columns
+            from pg_attribute a where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped) as ret_columns,
+         (select c.relname from pg_class c where c.oid = rt.typrelid and c.relnamespace = 'public'::regnamespace) as ret_relation
   from pg_proc p
   join pg_namespace n on n.oid = p.pronamespace
   join pg_type rt on rt.oid = p.prorettype
@@ -205,6 +209,7 @@ function toRoutine(r: RawRoutine): Routine {
     setof: r.setof,
     returns,
     columns: columns ? new Map(columns.map((c) => [c.name, c])) : null,
+    relation: r.ret_relation ?? undefined,
   };
 }
 

@@ -385,6 +385,12 @@ const cases: ConformanceCase[] = [
     expect: { status: 200, json: [{ title: workers, year: 1895, director: { first_name: 'Louis', last_name: 'Lumière' } }] },
   },
   {
+    name: 'a function returning rows of a table embeds through its keys',
+    source: `${EMBED} "Foreign Key Joins on Table-Valued Functions"`,
+    request: { path: 'rpc/getallfilms?select=title,directors(id,last_name)&title=like.*Workers*' },
+    expect: { status: 200, json: [{ title: workers, directors: { id: 2, last_name: 'Lumière' } }] },
+  },
+  {
     name: 'embeds nest at most 4 levels: 400 PGRST100',
     source: 'NodeHarbor bound (README "Limits of the API"); PostgREST has none',
     request: { path: 'films?select=roles(films(roles(films(roles(*)))))' },
@@ -494,5 +500,7 @@ insert into public.people values
 grant select on public.people to anon, authenticated;
 `;
 
-conformance('Resource embedding', cases);
+conformance('Resource embedding', cases, {
+  sql: 'create function public.getallfilms() returns setof public.films language sql stable as $$ select * from public.films $$;',
+});
 conformance('JSON paths', jsonCases, { sql: PEOPLE_SQL });
