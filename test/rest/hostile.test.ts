@@ -57,6 +57,15 @@ const HOSTILE: Case[] = [
   { path: 'items?order=' },
   { path: 'items?order=id.asc.asc' },
   { path: 'items?%22nope%22=eq.1' },
+  // A NUL would end the statement's text inside a JSON key's literal: refused as a parse error.
+  { path: 'todos?select=meta->>%22a%00b%22' },
+  { path: 'todos?meta->>a%00b=eq.1&select=nope' },
+  // Embedding: unknown relationships, past its bounds, and filters for what is not embedded.
+  { path: 'items?select=id,todos(*)' },
+  { path: 'todos?select=*,a(b(c(d(e(*)))))' },
+  { path: `todos?select=${Array.from({ length: 17 }, (_, i) => `e${i}(*)`).join(',')}` },
+  { path: 'items?select=id&todos.order=id' },
+  { path: 'items?select=id,todos!inner!left!x(*)' },
   { path: 'items?id%22;%20drop%20table%20items;%20--=eq.1' },
   { path: 'items?na%00me=eq.x' },
   { path: 'items?todos.id=eq.1' },
@@ -106,6 +115,9 @@ const HARMLESS_VALUES = [
   'items?name=in.("a\'); delete from items; --")',
   'items?name=like.*%27%3B%20delete%20from%20items%3B--',
   'items?note=eq.%F0%9F%92%A3%20%E2%80%AE',
+  // JSON keys are SQL literals (decision 051): quotes and backslashes stay inside the key.
+  "todos?select=meta->>a'b",
+  "todos?select=meta->>a\\'%3B%20drop%20table%20items%3B--&meta->>x\\'--=eq.1",
 ];
 
 describe('REST under hostile input', () => {

@@ -21,6 +21,11 @@ function literal(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+/** A JSON key from the query string as an escape-string literal, read the same whatever standard_conforming_strings says. */
+function jsonKey(s: string): string {
+  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
 class Params {
   readonly values: (string | null)[] = [];
   /** A placeholder for `value`, typed text so that both drivers send it untouched. */
@@ -40,7 +45,7 @@ function field(src: Source, name: string, json: readonly JsonStep[] | undefined)
   const c = column(src, name);
   let sql = `${ident(src.name)}.${ident(c.name)}`;
   if (!json) return { sql, type: c.type };
-  for (const step of json) sql += `${step.arrow}${step.index ? `${Number(step.key)}` : literal(step.key)}`;
+  for (const step of json) sql += `${step.arrow}${step.index ? `${Number(step.key)}` : jsonKey(step.key)}`;
   return { sql: `(${sql})`, type: json[json.length - 1]!.arrow === '->>' ? 'text' : c.type };
 }
 

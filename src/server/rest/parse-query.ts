@@ -252,7 +252,7 @@ function readJsonPath(s: string, at: number): { steps: JsonStep[] | undefined; e
     }
     if (s[i] === '"') {
       const quoted = readName(s, i);
-      if (!quoted) break;
+      if (!quoted || quoted.name.includes('\0')) return { steps: undefined, end: i - arrow.length };
       steps.push({ arrow, key: quoted.name, index: false });
       i = quoted.end;
       continue;
@@ -260,7 +260,7 @@ function readJsonPath(s: string, at: number): { steps: JsonStep[] | undefined; e
     let j = i;
     while (j < s.length && !'(:.,>)'.includes(s[j]!) && !(s[j] === '-' && s[j + 1] === '>')) j += 1;
     const key = s.slice(i, j).trim();
-    if (key === '') return { steps: undefined, end: i - arrow.length };
+    if (key === '' || key.includes('\0')) return { steps: undefined, end: i - arrow.length };
     steps.push({ arrow, key, index: false });
     i = j;
   }
