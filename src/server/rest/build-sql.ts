@@ -45,8 +45,11 @@ function field(src: Source, name: string, json: readonly JsonStep[] | undefined)
   const c = column(src, name);
   let sql = `${ident(src.name)}.${ident(c.name)}`;
   if (!json) return { sql, type: c.type };
+  // An array or composite column is read through to_jsonb, as PostgREST does (its cfToJson).
+  const isJson = c.type === 'json' || c.type === 'jsonb';
+  if (!isJson) sql = `to_jsonb(${sql})`;
   for (const step of json) sql += `${step.arrow}${step.index ? `${Number(step.key)}` : jsonKey(step.key)}`;
-  return { sql: `(${sql})`, type: json[json.length - 1]!.arrow === '->>' ? 'text' : c.type };
+  return { sql: `(${sql})`, type: json[json.length - 1]!.arrow === '->>' ? 'text' : isJson ? c.type : 'jsonb' };
 }
 
 /** A select item as SQL before its `as`, and the name it answers under when that is not PostgreSQL's own. */

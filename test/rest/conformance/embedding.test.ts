@@ -484,6 +484,12 @@ const jsonCases: ConformanceCase[] = [
     expect: { status: 200, json: [{ id: 3, years: 35 }] },
   },
   {
+    name: 'arrows reach into array and composite columns through to_jsonb',
+    source: 'docs/references/api/tables_views.rst "Composite / Array Columns"',
+    request: { path: 'countries?select=id,location->>lat,location->>long,primary_language:languages->0&location->lat=gte.19' },
+    expect: { status: 200, json: [{ id: 5, lat: '19.741755', long: '-155.844437', primary_language: 'en' }] },
+  },
+  {
     name: 'a JSON path inside an or',
     source: 'src/library/PostgREST/ApiRequest/QueryParams.hs pLogicTree',
     request: { path: 'people?select=id&or=(json_data->>blood_type.eq.O%2B,json_data->age.gt.30)&order=id' },
@@ -498,6 +504,10 @@ insert into public.people values
   (2, '{"blood_type": "O+", "age": 25, "phones": [{"country_code": "43", "number": "512-446-4988"}, {"country_code": "43", "number": "213-891-5979"}]}'),
   (3, '{"blood_type": "A-", "age": 35, "phones": []}');
 grant select on public.people to anon, authenticated;
+create type public.coordinates as (lat decimal(8,6), long decimal(9,6));
+create table public.countries (id int primary key, location public.coordinates, languages text[]);
+insert into public.countries values (1, '(-33.868820,151.209290)', '{en}'), (5, '(19.741755,-155.844437)', '{en,haw}');
+grant select on public.countries to anon, authenticated;
 `;
 
 conformance('Resource embedding', cases, {
