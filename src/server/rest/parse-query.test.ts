@@ -117,6 +117,21 @@ describe('parseFilter: full-text search, quantifiers and ranges', () => {
       });
     }
   });
+  it('keeps array values whole and reads modifiers inside logic trees', () => {
+    const q = parseQuery([['or', '(a.like(any).{x*,y*},b.cs.{1,2},c.fts(english)."a, b",d.eq.{1)']]);
+    expect(q.filters).toEqual([
+      {
+        op: 'or',
+        negate: false,
+        children: [
+          { column: 'a', negate: false, op: 'like', quantifier: 'any', value: '{x%,y%}' },
+          { column: 'b', negate: false, op: 'cs', value: '{1,2}' },
+          { column: 'c', negate: false, op: 'fts', language: 'english', value: 'a, b' },
+          { column: 'd', negate: false, op: 'eq', value: '{1' },
+        ],
+      },
+    ]);
+  });
 });
 
 describe('parseOrder', () => {

@@ -506,7 +506,7 @@ function parseList(raw: string, fail: (why: string) => Error): string[] {
   }
 }
 
-/** Splits at commas outside double quotes and parentheses; undefined when they do not balance. */
+/** Splits at commas outside double quotes, parentheses and array values; undefined when they do not balance. */
 function splitTopLevel(s: string): string[] | undefined {
   const parts: string[] = [];
   let depth = 0;
@@ -518,7 +518,12 @@ function splitTopLevel(s: string): string[] | undefined {
       if (ch === '\\') i += 1;
       else if (ch === '"') quoted = false;
     } else if (ch === '"') quoted = true;
-    else if (ch === '(') depth += 1;
+    else if (ch === '{' && s[i - 1] === '.') {
+      // A value that is an array literal, `cs.{a,b}` or `like(any).{a*,b*}`, keeps its commas (PostgREST's pPgArray).
+      let close = i + 1;
+      while (close < s.length && s[close] !== '{' && s[close] !== '}') close += 1;
+      if (s[close] === '}') i = close;
+    } else if (ch === '(') depth += 1;
     else if (ch === ')' && --depth < 0) return undefined;
     else if (ch === ',' && depth === 0) {
       parts.push(s.slice(start, i));
@@ -551,7 +556,7 @@ function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: strin
     const name = readName(part, 0);
     if (!name || part[name.end] !== '.') throw fail(`expected col.op.value, got ${JSON.stringify(part.slice(0, 40))}`);
     const rest = part.slice(name.end + 1);
-    const m = /^((?:not\.)?[a-z]+\.)(.*)$/s.exec(rest);
+    const m = /^((?:not\.)?[a-z]+(?:\([^()]*\))?\.)(.*)$/s.exec(rest);
     return parseFilter(name.name, m ? m[1]! + (m[1]!.endsWith('in.') ? m[2]! : unquote(m[2]!)) : rest);
   });
   return { op, negate, children };
