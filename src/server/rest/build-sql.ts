@@ -1,6 +1,6 @@
 import { exceedsJsonDepth } from '../http/json-body';
 import { invalidBody, parseError, writeColumnNotFound, RestError } from './errors';
-import { isLogicTree, type Condition, type Filter, type JsonStep, type OrderTerm, type ParsedQuery } from './parse-query';
+import { isLogicTree, type Condition, type Filter, type FtsOp, type JsonStep, type OrderTerm, type ParsedQuery, type QuantOp } from './parse-query';
 import { column, type EmbedPlan, type PlainItem, type ReadPlan, type Source } from './plan';
 import type { ResponseShape } from './request-headers';
 import type { Column, Relation, Routine } from './schema-cache';
@@ -180,20 +180,66 @@ function checkDimensions(name: string, type: string, value: unknown): void {
   if (tooManyDimensions(type, value)) throw invalidBody(`'${name}' nests arrays more than ${MAX_ARRAY_DIMENSIONS} deep, the most PostgreSQL takes`);
 }
 
-const COMPARISON: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', cs: '@>', cd: '<@', ov: '&&' };
+const COMPARISON: Record<string, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
+};
 const PATTERN: Record<string, string> = { like: 'like', ilike: 'ilike', match: '~', imatch: '~*' };
 const IS_SQL: Record<string, string> = { null: 'is null', not_null: 'is not null', true: 'is true', false: 'is false', unknown: 'is unknown' };
+const TSQUERY: Record<FtsOp, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' };
+
+type FtsFilter = Extract<Filter, { op: FtsOp }>;
+type QuantifiedFilter = Required<Extract<Filter, { op: QuantOp }>>;
+
+function isFts(f: Filter): f is FtsFilter {
+  return f.op in TSQUERY;
+}
+
+function isQuantified(f: Filter): f is QuantifiedFilter {
+  return 'quantifier' in f && f.quantifier !== undefined;
+}
+
+/**
+ * `col @@ to_tsquery([config,] value)`; as in PostgREST 13, a column that is not a tsvector goes
+ * through to_tsvector in the same configuration, which is a parameter read by regconfig's input.
+ */
+function fullTextSearch(ref: string, c: Pick<Column, 'type'>, f: FtsFilter, p: Params): string {
+  const config = f.language === undefined ? '' : `${p.add(f.language)}::regconfig, `;
+  const vector = c.type === 'tsvector' ? ref : `to_tsvector(${config}${ref})`;
+  return `${vector} @@ ${TSQUERY[f.op]}(${config}${p.add(f.value)})`;
+}
+
+/** `col op any(array)`: the value is an array literal of the column's type, or of text for patterns. */
+function quantifiedCondition(ref: string, c: Pick<Column, 'type'>, f: QuantifiedFilter, p: Params): string {
+  const pattern = PATTERN[f.op];
+  const value = `${p.add(f.value)}::${pattern ? 'text' : c.type}[]`;
+  return `${ref} ${pattern ?? COMPARISON[f.op]} ${f.quantifier}(${value})`;
+}
 
 function condition(src: Source, f: Filter, p: Params): string {
   const { sql: ref, type } = field(src, f.column, f.json);
   const c = { type };
-  if (f.op !== 'in' && f.op !== 'is' && tooManyDimensions(c.type, f.value)) {
+  if (f.op !== 'in' && f.op !== 'is' && tooManyDimensions(isQuantified(f) ? `${c.type}[]` : c.type, f.value)) {
     throw parseError(`"failed to parse filter (${f.op}.${f.value.slice(0, 40)})"`, `arrays may nest at most ${MAX_ARRAY_DIMENSIONS} levels`);
   }
   let sql: string;
   if (f.op === 'is') sql = `${ref} ${IS_SQL[f.value]}`;
   else if (f.op === 'in') sql = `${ref} = any(${p.add(arrayLiteral(f.value))}::${c.type}[])`;
   else if (f.op === 'isdistinct') sql = `${ref} is distinct from ${p.add(f.value)}::${c.type}`;
+  else if (isFts(f)) sql = fullTextSearch(ref, c, f, p);
+  else if (isQuantified(f)) sql = quantifiedCondition(ref, c, f, p);
   else if (f.op in PATTERN) sql = `${ref} ${PATTERN[f.op]} ${p.add(f.value)}`;
   else sql = `${ref} ${COMPARISON[f.op]} ${p.add(f.value)}::${c.type}`;
   return f.negate ? `not (${sql})` : sql;

@@ -1,6 +1,6 @@
 import type { DbRole } from '../db/with-claims';
 import { RestError } from './errors';
-import { MAX_IN_VALUES, MAX_LIKE_LENGTH, MAX_REGEX_LENGTH, MAX_REGEX_REPEAT } from './query-limits';
+import { MAX_FTS_LENGTH, MAX_IN_VALUES, MAX_LIKE_LENGTH, MAX_REGEX_LENGTH, MAX_REGEX_REPEAT } from './query-limits';
 import { isLogicTree, type Condition, type Filter } from './parse-query';
 
 /*
@@ -20,8 +20,59 @@ const DIRECTOR_OR_OPTIONS = /^(\*\*\*|\(\?[a-zA-Z]*\))/;
 
 const REGEX_OPS = new Set(['match', 'imatch']);
 
+const FTS_OPS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
+
 function refuse(f: Filter, why: string): RestError {
-  return new RestError(400, 'PGRST100', `"failed to parse filter (${f.op}.${String(f.value).slice(0, 40)})"`, why);
+  const modifier = 'quantifier' in f && f.quantifier ? `(${f.quantifier})` : 'language' in f && f.language !== undefined ? `(${f.language})` : '';
+  return new RestError(400, 'PGRST100', `"failed to parse filter (${f.op}${modifier}.${String(f.value).slice(0, 40)})"`, why);
+}
+
+/** Scanner whitespace of PostgreSQL's array input, dropped around an unquoted element. */
+const ARRAY_SPACE = new Set([' ', '\t', '\n', '\r', '\v', '\f']);
+
+/**
+ * The elements of a PostgreSQL array literal as array_in reads them, at every depth: a backslash
+ * takes the next character as it is, double quotes protect, whitespace around an unquoted element
+ * is dropped. A literal PostgreSQL would refuse is refused there, at no cost, so this only has to
+ * read well-formed ones the same way.
+ */
+export function arrayElements(literal: string): string[] {
+  const out: string[] = [];
+  let item = '';
+  let started = false;
+  // Up to where `item` holds quoted or escaped characters, which trailing whitespace never trims.
+  let kept = 0;
+  let quoted = false;
+  for (let i = 0; i < literal.length; i++) {
+    const ch = literal[i]!;
+    if (ch === '\\' && i + 1 < literal.length) {
+      item += literal[++i];
+      kept = item.length;
+      started = true;
+    } else if (ch === '"') {
+      quoted = !quoted;
+      kept = item.length;
+      started = true;
+    } else if (quoted) {
+      item += ch;
+      kept = item.length;
+    } else if (ch === '{' || ch === '}' || ch === ',') {
+      if (started) out.push(trimEnd(item, kept));
+      item = '';
+      kept = 0;
+      started = false;
+    } else if (started || !ARRAY_SPACE.has(ch)) {
+      item += ch;
+      started = true;
+    }
+  }
+  return out;
+}
+
+function trimEnd(item: string, kept: number): string {
+  let end = item.length;
+  while (end > kept && ARRAY_SPACE.has(item[end - 1]!)) end -= 1;
+  return item.slice(0, end);
 }
 
 /**
@@ -86,15 +137,29 @@ export function regexProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-function check(f: Filter, role: DbRole): void {
-  if (REGEX_OPS.has(f.op)) {
-    if (role === 'anon') throw refuse(f, 'regular expression filters (match, imatch) need a signed-in user; use like or ilike');
-    const why = regexProblem(f.value as string);
+function checkRegex(f: Filter, patterns: readonly string[], role: DbRole): void {
+  if (role === 'anon') throw refuse(f, 'regular expression filters (match, imatch) need a signed-in user; use like or ilike');
+  for (const pattern of patterns) {
+    const why = regexProblem(pattern);
     if (why) throw refuse(f, why);
-  } else if ((f.op === 'like' || f.op === 'ilike') && (f.value as string).length > MAX_LIKE_LENGTH) {
+  }
+}
+
+function check(f: Filter, role: DbRole): void {
+  if (f.op === 'in') {
+    if (f.value.length > MAX_IN_VALUES) throw refuse(f, `in lists may hold at most ${MAX_IN_VALUES} values`);
+    return;
+  }
+  if (f.op === 'is') return;
+  // A quantified filter, `like(any).{a*,b*}`, holds a list as long as `in` may, each element bounded as its operator's value.
+  const quantified = 'quantifier' in f && f.quantifier !== undefined;
+  const values = quantified ? arrayElements(f.value) : [f.value];
+  if (values.length > MAX_IN_VALUES) throw refuse(f, `${f.op}(any) and ${f.op}(all) lists may hold at most ${MAX_IN_VALUES} values`);
+  if (REGEX_OPS.has(f.op)) checkRegex(f, values, role);
+  else if ((f.op === 'like' || f.op === 'ilike') && values.some((v) => v.length > MAX_LIKE_LENGTH)) {
     throw refuse(f, `like patterns may be at most ${MAX_LIKE_LENGTH} characters`);
-  } else if (f.op === 'in' && f.value.length > MAX_IN_VALUES) {
-    throw refuse(f, `in lists may hold at most ${MAX_IN_VALUES} values`);
+  } else if (FTS_OPS.has(f.op) && f.value.length > MAX_FTS_LENGTH) {
+    throw refuse(f, `full-text search queries may be at most ${MAX_FTS_LENGTH} characters`);
   }
 }
 

@@ -107,6 +107,79 @@ describe('parseFilter', () => {
   });
 });
 
+describe('parseFilter: full-text search, quantifiers and ranges', () => {
+  const base = { column: 'c', negate: false };
+  it('reads fts, plfts, phfts and wfts with an optional language, spaces around it dropped', () => {
+    expect(parseFilter('c', 'fts(english).fat & cat')).toEqual({ ...base, op: 'fts', language: 'english', value: 'fat & cat' });
+    expect(parseFilter('c', 'not.plfts.The Fat Cats')).toEqual({ ...base, negate: true, op: 'plfts', value: 'The Fat Cats' });
+    expect(parseFilter('c', 'phfts( french ).a.b')).toEqual({ ...base, op: 'phfts', language: 'french', value: 'a.b' });
+    expect(parseFilter('c', 'wfts($my_cfg2).x')).toEqual({ ...base, op: 'wfts', language: '$my_cfg2', value: 'x' });
+    expect(parseFilter('c', 'fts(日本語).x')).toMatchObject({ language: '日本語' });
+  });
+  it('reads (any) and (all) on eq, gt, gte, lt, lte, like, ilike, match and imatch, stars of like lists as %', () => {
+    expect(parseFilter('c', 'like(any).{O*,P*}')).toEqual({ ...base, op: 'like', quantifier: 'any', value: '{O%,P%}' });
+    expect(parseFilter('c', 'not.ilike(all).{"*a b*",*c}')).toEqual({ ...base, negate: true, op: 'ilike', quantifier: 'all', value: '{"%a b%",%c}' });
+    for (const op of ['eq', 'gt', 'gte', 'lt', 'lte', 'match', 'imatch']) {
+      expect(parseFilter('c', `${op}(all).{1,*}`)).toEqual({ ...base, op, quantifier: 'all', value: '{1,*}' });
+    }
+    expect(parseFilter('c', 'like.a*')).toEqual({ ...base, op: 'like', value: 'a%' });
+  });
+  it('reads the range operators and isdistinct', () => {
+    for (const op of ['sl', 'sr', 'nxr', 'nxl', 'adj', 'isdistinct']) expect(parseFilter('c', `${op}.[1,2)`)).toEqual({ ...base, op, value: '[1,2)' });
+  });
+  it("refuses as PostgREST's grammar does: the column of the furthest failure and what Parsec found there", () => {
+    // PostgREST's answers, from its pOpExpr run under Parsec (and its doctests and QuerySpec for the first three).
+    const cases: [string, number, string][] = [
+      ['noop.0', 1, 'unexpected "o" expecting "not" or operator (eq, gt, ...)'],
+      ['fts().value', 5, 'unexpected ")" expecting operator (eq, gt, ...)'],
+      ['eq().value', 4, 'unexpected ")" expecting operator (eq, gt, ...)'],
+      ['not', 4, 'unexpected end of input expecting delimiter (.)'],
+      ['notx.1', 4, 'unexpected "x" expecting delimiter (.)'],
+      ['not.between.1', 5, 'unexpected "b" expecting operator (eq, gt, ...)'],
+      ['isdistinct', 11, 'unexpected end of input expecting operator (eq, gt, ...)'],
+      ['like(alx).1', 6, 'unexpected "x" expecting operator (eq, gt, ...)'],
+      ['like(anx).1', 6, 'unexpected "n" expecting operator (eq, gt, ...)'],
+      ['like(any', 9, 'unexpected end of input expecting operator (eq, gt, ...)'],
+      ['gtex.1', 4, 'unexpected "x" expecting operator (eq, gt, ...)'],
+      ['neq(any).{1}', 4, 'unexpected "(" expecting operator (eq, gt, ...)'],
+      ['fts(pg_catalog.english).x', 15, 'unexpected "." expecting operator (eq, gt, ...)'],
+      ['wfts(english', 13, 'unexpected end of input expecting operator (eq, gt, ...)'],
+      ['éq.1', 1, 'unexpected "\\233" expecting "not" or operator (eq, gt, ...)'],
+      ['\u0001', 1, 'unexpected "\\SOH" expecting "not" or operator (eq, gt, ...)'],
+      ['"x', 1, 'unexpected "\\"" expecting "not" or operator (eq, gt, ...)'],
+    ];
+    for (const [value, column, details] of cases) {
+      let error: unknown;
+      try {
+        parseFilter('c', value);
+      } catch (e) {
+        error = e;
+      }
+      expect(error instanceof RestError && error.body(), value).toEqual({
+        code: 'PGRST100',
+        message: `"failed to parse filter (${value})" (line 1, column ${column})`,
+        details,
+        hint: null,
+      });
+    }
+  });
+  it('keeps array values whole and reads modifiers inside logic trees', () => {
+    const q = parseQuery([['or', '(a.like(any).{x*,y*},b.cs.{1,2},c.fts(english)."a, b",d.eq.{1)']]);
+    expect(q.filters).toEqual([
+      {
+        op: 'or',
+        negate: false,
+        children: [
+          { column: 'a', negate: false, op: 'like', quantifier: 'any', value: '{x%,y%}' },
+          { column: 'b', negate: false, op: 'cs', value: '{1,2}' },
+          { column: 'c', negate: false, op: 'fts', language: 'english', value: 'a, b' },
+          { column: 'd', negate: false, op: 'eq', value: '{1' },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('parseOrder', () => {
   it('reads several terms with direction and nulls', () => {
     expect(parseOrder('a.desc.nullslast,b,c.nullsfirst')).toEqual([

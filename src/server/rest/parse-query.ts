@@ -1,8 +1,17 @@
 import { parseError, type RestError } from './errors';
 import { MAX_EMBED_DEPTH, MAX_EMBEDS, MAX_LOGIC_DEPTH, MAX_ORDER_TERMS, MAX_SELECT_ITEMS } from './query-limits';
 
-export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'in', 'isdistinct', 'cs', 'cd', 'ov'] as const;
+/** PostgREST's operators, each group in the order its grammar tries them (QueryParams.hs: simpleOperator, quantOperator, pFts). */
+const SIMPLE_OPS = ['neq', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj'] as const;
+const QUANT_OPS = ['eq', 'gte', 'gt', 'lte', 'lt', 'like', 'ilike', 'match', 'imatch'] as const;
+const FTS_OPS = ['fts', 'plfts', 'phfts', 'wfts'] as const;
+export const FILTER_OPS = ['in', 'is', 'isdistinct', ...FTS_OPS, ...SIMPLE_OPS, ...QUANT_OPS] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
+
+/** The operators that take `(any)` or `(all)`: `col=like(any).{a*,b*}`. */
+export type QuantOp = (typeof QUANT_OPS)[number];
+export type FtsOp = (typeof FTS_OPS)[number];
+export type Quantifier = 'any' | 'all';
 
 export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
 
@@ -13,7 +22,11 @@ export type JsonStep = { arrow: '->' | '->>'; key: string; index: boolean };
 export type Filter = { column: string; json?: JsonStep[] } & (
   | { negate: boolean; op: 'in'; value: string[] }
   | { negate: boolean; op: 'is'; value: IsValue }
-  | { negate: boolean; op: Exclude<FilterOp, 'in' | 'is'>; value: string }
+  /** With a quantifier, `value` is a PostgreSQL array literal. */
+  | { negate: boolean; op: QuantOp; quantifier?: Quantifier; value: string }
+  /** `language` is the text search configuration of `fts(english).word`. */
+  | { negate: boolean; op: FtsOp; language?: string; value: string }
+  | { negate: boolean; op: Exclude<FilterOp, 'in' | 'is' | QuantOp | FtsOp>; value: string }
 );
 
 /** `or=(a.eq.1,and(b.gt.2,c.is.null))`: filters combined with and/or, possibly negated. */
@@ -444,28 +457,165 @@ export function parseFilter(key: string, raw: string): Filter {
     throw parseError(`"failed to parse filter (${key})"`, key === '' ? 'empty column name' : 'JSON paths (-> and ->>) are not supported by this server');
   }
   const fail = (why: string) => parseError(`"failed to parse filter (${raw})" (line 1, column 1)`, why);
-  let rest = raw;
-  let negate = false;
-  if (rest.startsWith('not.')) {
-    negate = true;
-    rest = rest.slice(4);
-  }
-  const dot = rest.indexOf('.');
-  const opName = dot < 0 ? rest : rest.slice(0, dot);
-  if (!(FILTER_OPS as readonly string[]).includes(opName)) {
-    throw fail(`unknown operator ${JSON.stringify(opName)}; expected one of ${FILTER_OPS.join(', ')}`);
-  }
-  if (dot < 0) throw fail(`operator ${opName} needs a value after "."`);
-  const op = opName as FilterOp;
-  const value = rest.slice(dot + 1);
+  const s = [...raw];
+  const notMiss = literal(s, 0, 'not') ?? delimiter(s, 3);
+  const negate = notMiss === undefined;
+  const read = readOperator(s, negate ? 4 : 0);
+  if (isMiss(read)) throw operatorError(raw, read, notMiss);
+  const { op } = read;
+  const value = s.slice(read.valueAt).join('');
   if (op === 'is') {
     const v = value.toLowerCase();
     if (!IS_VALUES.has(v)) throw fail('is expects null, not_null, true, false or unknown');
     return { column: key, negate, op, value: v as IsValue };
   }
   if (op === 'in') return { column: key, negate, op, value: parseList(value, fail) };
-  if (op === 'like' || op === 'ilike') return { column: key, negate, op, value: value.replace(/\*/g, '%') };
+  if (isFtsOp(op)) return { column: key, negate, op, value, ...(read.language !== undefined && { language: read.language }) };
+  if (isQuantOp(op)) {
+    // PostgREST turns every star of a like pattern, or of a list of them, into %.
+    const v = op === 'like' || op === 'ilike' ? value.replace(/\*/g, '%') : value;
+    return { column: key, negate, op, value: v, ...(read.quantifier && { quantifier: read.quantifier }) };
+  }
   return { column: key, negate, op, value };
+}
+
+function isFtsOp(op: FilterOp): op is FtsOp {
+  return (FTS_OPS as readonly string[]).includes(op);
+}
+
+function isQuantOp(op: FilterOp): op is QuantOp {
+  return (QUANT_OPS as readonly string[]).includes(op);
+}
+
+/*
+ * PostgREST reads the operator with Parsec (QueryParams.hs, pOpExpr), whose refusal names the
+ * column where the furthest alternative failed and the character found there. The functions below
+ * follow that grammar over code points, as Parsec counts columns, so that a refusal reads the same.
+ */
+
+/** An operator read from the start of a filter value; the value starts at `valueAt`. */
+type ReadOperator = { op: FilterOp; quantifier?: Quantifier; language?: string; valueAt: number };
+
+/** Where an alternative of the grammar failed, and the character it found there (undefined: the end). */
+type Miss = { at: number; found: string | undefined };
+
+function isMiss<T extends object>(r: T | Miss): r is Miss {
+  return 'at' in r;
+}
+
+/** Parsec's `string lit`: a mismatch is reported where `lit` starts, with the first character that differs. */
+function literal(s: readonly string[], at: number, lit: string): Miss | undefined {
+  for (let k = 0; k < lit.length; k++) if (s[at + k] !== lit[k]) return { at, found: s[at + k] };
+  return undefined;
+}
+
+/** The `.` after an operator (or after `not`). */
+function delimiter(s: readonly string[], at: number): Miss | undefined {
+  return s[at] === '.' ? undefined : { at, found: s[at] };
+}
+
+/** `in`, `is` or `isdistinct` and its `.`. */
+function keywordOperator(s: readonly string[], at: number, op: 'in' | 'is' | 'isdistinct'): ReadOperator | Miss {
+  const end = at + op.length;
+  return literal(s, at, op) ?? delimiter(s, end) ?? { op, valueAt: end + 1 };
+}
+
+/** The first of `names` found at `at`, each tried on its own; when none is, the first one's mismatch. */
+function oneOf<T extends FilterOp>(s: readonly string[], at: number, names: readonly T[]): { op: T; end: number } | Miss {
+  let first: Miss | undefined;
+  for (const op of names) {
+    const miss = literal(s, at, op);
+    if (!miss) return { op, end: at + op.length };
+    first ??= miss;
+  }
+  return first!;
+}
+
+/** A letter, an ASCII digit, `_`, a space or `$`: PostgREST's pIdentifierChar, which reads the language of fts. */
+const IDENTIFIER_CHAR = /^[\p{L}0-9_ $]$/u;
+
+/** `fts`, `plfts`, `phfts` or `wfts`, with an optional `(language)`. */
+function ftsOperator(s: readonly string[], at: number): ReadOperator | Miss {
+  const name = oneOf(s, at, FTS_OPS);
+  if (isMiss(name)) return name;
+  const { op, end } = name;
+  if (s[end] !== '(') return delimiter(s, end) ?? { op, valueAt: end + 1 };
+  let close = end + 1;
+  while (close < s.length && IDENTIFIER_CHAR.test(s[close]!)) close += 1;
+  if (close === end + 1 || s[close] !== ')') return { at: close, found: s[close] };
+  const language = s
+    .slice(end + 1, close)
+    .join('')
+    .replace(/^ +| +$/g, '');
+  return delimiter(s, close + 1) ?? { op, language, valueAt: close + 2 };
+}
+
+/** `neq`, `cs`, `cd`, `ov` and the range operators, which take no modifier. */
+function simpleOperator(s: readonly string[], at: number): ReadOperator | Miss {
+  const name = oneOf(s, at, SIMPLE_OPS);
+  return isMiss(name) ? name : (delimiter(s, name.end) ?? { op: name.op, valueAt: name.end + 1 });
+}
+
+/** `eq`, `gt`, `like`, ... with an optional `(any)` or `(all)`. */
+function quantOperator(s: readonly string[], at: number): ReadOperator | Miss {
+  const name = oneOf(s, at, QUANT_OPS);
+  if (isMiss(name)) return name;
+  const { op, end } = name;
+  if (s[end] !== '(') return delimiter(s, end) ?? { op, valueAt: end + 1 };
+  // Parsec tries `any`, then `all`; when both fail, the mismatch reported is `all`'s.
+  const allMiss = literal(s, end + 1, 'all');
+  const quantifier: Quantifier | undefined = !literal(s, end + 1, 'any') ? 'any' : !allMiss ? 'all' : undefined;
+  if (!quantifier) return allMiss!;
+  if (s[end + 4] !== ')') return { at: end + 4, found: s[end + 4] };
+  return delimiter(s, end + 5) ?? { op, quantifier, valueAt: end + 6 };
+}
+
+/** PostgREST's pOperation: the first alternative that reads, else the furthest failure (the first of equals). */
+function readOperator(s: readonly string[], at: number): ReadOperator | Miss {
+  const attempts = [
+    keywordOperator(s, at, 'in'),
+    keywordOperator(s, at, 'is'),
+    keywordOperator(s, at, 'isdistinct'),
+    ftsOperator(s, at),
+    simpleOperator(s, at),
+    quantOperator(s, at),
+  ];
+  const misses: Miss[] = [];
+  for (const a of attempts) {
+    if (!isMiss(a)) return a;
+    misses.push(a);
+  }
+  return misses.reduce((best, m) => (m.at > best.at ? m : best));
+}
+
+/**
+ * Parsec's message for the operator's failure, merged with that of the `not` prefix (`not`
+ * mismatched, or not followed by `.`) when that failed as far or further.
+ */
+function operatorError(raw: string, op: Miss, not: Miss | undefined): RestError {
+  const label = 'operator (eq, gt, ...)';
+  let miss = op;
+  let expecting = label;
+  if (not && not.at >= op.at) {
+    miss = not;
+    const notExpecting = not.at === 0 ? '"not"' : 'delimiter (.)';
+    expecting = not.at === op.at ? `${notExpecting} or ${label}` : notExpecting;
+  }
+  const found = miss.found === undefined ? 'end of input' : haskellShow(miss.found);
+  return parseError(`"failed to parse filter (${raw})" (line 1, column ${miss.at + 1})`, `unexpected ${found} expecting ${expecting}`);
+}
+
+const CONTROL_NAMES = 'NUL SOH STX ETX EOT ENQ ACK a b t n v f r SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US'.split(' ');
+
+/** A character as Haskell's `show` writes it in a string, which is how Parsec names what it found. */
+function haskellShow(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  let body = ch;
+  if (ch === '"' || ch === '\\') body = `\\${ch}`;
+  else if (code < 32) body = `\\${CONTROL_NAMES[code]}`;
+  else if (code === 127) body = '\\DEL';
+  else if (code > 127) body = `\\${code}`;
+  return `"${body}"`;
 }
 
 /** `(a,b,"c,d")`: double quotes protect commas and parentheses; a backslash escapes the next character. */
@@ -507,7 +657,7 @@ function parseList(raw: string, fail: (why: string) => Error): string[] {
   }
 }
 
-/** Splits at commas outside double quotes and parentheses; undefined when they do not balance. */
+/** Splits at commas outside double quotes, parentheses and array values; undefined when they do not balance. */
 function splitTopLevel(s: string): string[] | undefined {
   const parts: string[] = [];
   let depth = 0;
@@ -519,7 +669,12 @@ function splitTopLevel(s: string): string[] | undefined {
       if (ch === '\\') i += 1;
       else if (ch === '"') quoted = false;
     } else if (ch === '"') quoted = true;
-    else if (ch === '(') depth += 1;
+    else if (ch === '{' && s[i - 1] === '.') {
+      // A value that is an array literal, `cs.{a,b}` or `like(any).{a*,b*}`, keeps its commas (PostgREST's pPgArray).
+      let close = i + 1;
+      while (close < s.length && s[close] !== '{' && s[close] !== '}') close += 1;
+      if (s[close] === '}') i = close;
+    } else if (ch === '(') depth += 1;
     else if (ch === ')' && --depth < 0) return undefined;
     else if (ch === ',' && depth === 0) {
       parts.push(s.slice(start, i));
@@ -553,7 +708,7 @@ function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, whole: strin
     const json = name && readJsonPath(part, name.end);
     if (!name || !json || part[json.end] !== '.') throw fail(`expected col.op.value, got ${JSON.stringify(part.slice(0, 40))}`);
     const rest = part.slice(json.end + 1);
-    const m = /^((?:not\.)?[a-z]+\.)(.*)$/s.exec(rest);
+    const m = /^((?:not\.)?[a-z]+(?:\([^()]*\))?\.)(.*)$/s.exec(rest);
     const filter = parseFilter(name.name, m ? m[1]! + (m[1]!.endsWith('in.') ? m[2]! : unquote(m[2]!)) : rest);
     if (json.steps) filter.json = json.steps;
     return filter;

@@ -15,11 +15,13 @@ export const MAX_EMBEDS = 16;
 export const MAX_ORDER_TERMS = 32;
 /** Levels of `or=(...)` / `and(...)` inside one another. */
 export const MAX_LOGIC_DEPTH = 16;
-/** Values in one `in.(...)` list. */
+/** Values in one `in.(...)` list, or in the array of a quantified filter: `eq(any).{...}`, `like(all).{...}`. */
 export const MAX_IN_VALUES = 1000;
-/** Characters of a `like` or `ilike` pattern. */
+/** Characters of a `like` or `ilike` pattern, each of a `like(any)` or `like(all)` list included. */
 export const MAX_LIKE_LENGTH = 1000;
 /** Characters of a `match` or `imatch` regular expression. */
 export const MAX_REGEX_LENGTH = 100;
 /** Largest `{m,n}` bound of a regular expression: it repeats its operand n times in the compiled automaton. */
 export const MAX_REGEX_REPEAT = 20;
+/** Characters of a full-text query (`fts`, `plfts`, `phfts`, `wfts`): every row is matched against the whole parsed query. */
+export const MAX_FTS_LENGTH = 1000;
