@@ -107,4 +107,38 @@ describe('supabase-js calls', () => {
     expect(await ids(films().filter('rating', 'gt(all)', '{6.2,6.3}'))).toEqual([1]);
     expect(await ids(films().not('year', 'lt(any)', '{1895}'))).toEqual([1, 3]);
   });
+  it("select('*, directors(*)') embeds the related row, and !inner filters by it", async () => {
+    const { data, error } = await s.client().from('films').select('*, directors(*)').eq('id', 1);
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      {
+        id: 1,
+        director_id: 2,
+        title: 'Workers Leaving The Lumière Factory In Lyon',
+        year: 1895,
+        rating: 7.1,
+        language: 'silent',
+        directors: { id: 2, first_name: 'Louis', last_name: 'Lumière' },
+      },
+    ]);
+    const inner = await s.client().from('films').select('title, actors!inner(first_name)').eq('actors.first_name', 'Jehanne');
+    expect(inner.error).toBeNull();
+    expect(inner.data).toEqual([{ title: 'The Haunted Castle', actors: [{ first_name: 'Jehanne' }] }]);
+    const counted = await s.client().from('directors').select('last_name, films!inner(id)', { count: 'exact', head: true }).eq('films.language', 'silent');
+    expect(counted).toMatchObject({ error: null, count: 2 });
+  });
+
+  it('orders and limits an embedded resource through referencedTable, and answers an ambiguous embed 300', async () => {
+    const { data, error } = await s
+      .client()
+      .from('films')
+      .select('title, actors(last_name)')
+      .order('id', { referencedTable: 'actors', ascending: false })
+      .limit(1, { referencedTable: 'actors' })
+      .eq('id', 3);
+    expect(error).toBeNull();
+    expect(data).toEqual([{ title: 'The Haunted Castle', actors: [{ last_name: "d'Alcy" }] }]);
+    const ambiguous = await s.client().from('orders').select('*, addresses(*)');
+    expect(ambiguous).toMatchObject({ status: 300, error: { code: 'PGRST201' } });
+  });
 });
