@@ -406,6 +406,19 @@ describe('loadConfig: machines of their own (issue 35)', () => {
   });
 });
 
+describe('loadConfig: REST_TX_END', () => {
+  it('commits by default, and takes the four values of PostgREST db-tx-end', () => {
+    expect(loadConfig({}).restTxEnd).toBe('commit');
+    for (const v of ['commit', 'commit-allow-override', 'rollback', 'rollback-allow-override']) expect(loadConfig({ REST_TX_END: v }).restTxEnd).toBe(v);
+  });
+
+  it('refuses anything else, in one line', () => {
+    expect(problems({ REST_TX_END: 'Rollback' })).toEqual([
+      'REST_TX_END must be commit, commit-allow-override, rollback, rollback-allow-override, got "Rollback"',
+    ]);
+  });
+});
+
 describe('loadConfig: TRUST_PROXY', () => {
   it('trusts no proxy by default, one for true, a count, or addresses and ranges as proxy-addr reads them', () => {
     expect(loadConfig({}).trustProxy).toBe(false);

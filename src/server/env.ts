@@ -11,6 +11,7 @@ import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 import type { NodeSettings } from './provisioning/node-settings';
 import { isAllowListed, parseAllowList } from './outbound/address-policy';
 import { redactUrl } from './redact-url';
+import { TX_ENDS, type TxEnd } from './rest/preferences';
 
 export type DockerEngineConfig = {
   host: string | undefined;
@@ -169,6 +170,15 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: int('MAX_CONNECTIONS_PER_ADDRESS', 64, 1, 100_000),
   RATE_LIMITS_ENABLED: bool('RATE_LIMITS_ENABLED', true),
   REST_AGGREGATES: bool('REST_AGGREGATES', false),
+  REST_TX_END: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 'commit' as const;
+      if ((TX_ENDS as readonly string[]).includes(v)) return v as TxEnd;
+      ctx.addIssue({ code: 'custom', message: `REST_TX_END must be ${TX_ENDS.join(', ')}, got "${v}"` });
+      return z.NEVER;
+    }),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -412,6 +422,11 @@ export type Config = {
   rateLimitsEnabled: boolean;
   /** /rest/v1's aggregate functions in select (PostgREST's db-aggregates-enabled): off, as PostgREST. */
   restAggregates: boolean;
+  /**
+   * How a /rest/v1 request's transaction ends, PostgREST's db-tx-end: commit or rollback, and
+   * whether `Prefer: tx` may change it (`-allow-override`). A `tx=rollback` that may not is refused.
+   */
+  restTxEnd: TxEnd;
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: TrustProxy;
   /** HTTP processes on PostgreSQL (WEB_CONCURRENCY); 0: one per core. The embedded database always has one. */
@@ -596,6 +611,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     rateLimitsEnabled: e.RATE_LIMITS_ENABLED,
     restAggregates: e.REST_AGGREGATES,
+    restTxEnd: e.REST_TX_END,
     trustProxy: e.TRUST_PROXY,
     webConcurrency: e.WEB_CONCURRENCY,
     runWorker: e.RUN_WORKER,

@@ -8,8 +8,11 @@ import type { Column, Relation, Routine } from './schema-cache';
 /** A statement and its parameters. Every parameter is text (or null), cast in SQL to the type it needs. */
 export type Statement = { sql: string; params: (string | null)[] };
 
-/** The columns every statement returns: the JSON body is built by PostgreSQL, as PostgREST does. */
-export type ResultRow = { total: number | null; page_total: number; body: string | null };
+/**
+ * The columns every statement returns: the body is built by PostgreSQL, as PostgREST does. Writes
+ * also say how many rows an upsert inserted rather than updated (null for anything else).
+ */
+export type ResultRow = { total: number | null; page_total: number; body: string | null; inserted?: number | null };
 
 /** Quotes an identifier taken from the catalogue (or checked against it). */
 export function ident(name: string): string {
@@ -147,9 +150,9 @@ function levelSql(plan: ReadPlan, from: string, p: Params, joinConds: readonly s
 }
 
 /** The rows a read counts: its filters and the embeds that must have rows, without the embeds' own output. */
-function countSql(plan: ReadPlan, from: string, p: Params): string {
+function countSql(plan: ReadPlan, from: string, p: Params, what = 'count(*)'): string {
   const conds = [...plan.filters.map((f) => tree(plan.source, f, p)), ...existsConditions(plan, p, true)];
-  return `select count(*) from ${from}${conds.length ? ` where ${conds.join(' and ')}` : ''}`;
+  return `select ${what} from ${from}${conds.length ? ` where ${conds.join(' and ')}` : ''}`;
 }
 
 /** A PostgreSQL array literal whose every element is quoted, so no value can read as NULL or break out. */
@@ -284,12 +287,26 @@ export function buildRead(rel: Relation, plan: ReadPlan, shape: ResponseShape, c
   return { sql, params: p.values };
 }
 
+/** The count pgrst.inserted keeps through an upsert, read once the statement has run (PR Query/Statements.hs). */
+const INSERTED = `nullif(current_setting('pgrst.inserted', true), '')::int`;
+
+/** Adds one to pgrst.inserted (`+`) for a row an upsert tries, takes it back (`-`) for one it updates: always true (PR SqlFragment.hs addConfigPgrstInserted). */
+function countInserted(op: '+' | '-'): string {
+  return `set_config('pgrst.inserted', (coalesce(${INSERTED}, 0) ${op} 1)::text, true) <> '${op === '+' ? '0' : '-1'}'`;
+}
+
+/** The rows a read counts, for the planner to estimate (count=planned, count=estimated): PostgREST's readPlanToCountQuery. */
+export function buildReadCount(rel: Relation, plan: ReadPlan): Statement {
+  const p = new Params();
+  return { sql: countSql(plan, table(rel), p, '1'), params: p.values };
+}
+
 /** Wraps a data-modifying statement: the response is built over what it returned, embeds included. */
 function overModified(rel: Relation, modify: string, plan: ReadPlan, shape: ResponseShape | 'none', p: Params): Statement {
   const inner =
     shape === 'none' ? `select 1 from pgrst_source` : levelSql({ ...plan, limit: undefined, offset: undefined }, `pgrst_source as ${ident(rel.name)}`, p);
   return {
-    sql: `with pgrst_source as (${modify}) select null::bigint as total, count(*) as page_total, ${bodyOf(shape)} as body from (${inner}) _pgrst_t`,
+    sql: `with pgrst_source as (${modify}) select null::bigint as total, count(*) as page_total, ${bodyOf(shape)} as body, ${INSERTED} as inserted from (${inner}) _pgrst_t`,
     params: p.values,
   };
 }
@@ -345,6 +362,8 @@ export function buildInsert(rel: Relation, q: ParsedQuery, plan: ReadPlan, o: In
       `select ${values.join(', ')} from jsonb_array_elements(${rows}::jsonb) as _pgrst_e(j) ` +
       `cross join lateral jsonb_to_record(_pgrst_e.j) as _pgrst_b(${recordDefinition(cols)})`;
   }
+  // Merging counts the rows inserted, so that an upsert that only updated answers 200 (PR Response.hs).
+  if (o.resolution === 'merge-duplicates') modify += ` where ${countInserted('+')}`;
   if (o.resolution) modify += onConflict(rel, q, cols, o.resolution);
   return overModified(rel, modify + returning(rel, shape), plan, shape, p);
 }
@@ -361,7 +380,7 @@ function onConflict(rel: Relation, q: ParsedQuery, cols: readonly Column[], reso
   }
   const targetSql = target.map((t) => ident(column(rel, t).name)).join(', ');
   if (resolution === 'ignore-duplicates' || cols.length === 0) return ` on conflict (${targetSql}) do nothing`;
-  return ` on conflict (${targetSql}) do update set ${cols.map((c) => `${ident(c.name)} = excluded.${ident(c.name)}`).join(', ')}`;
+  return ` on conflict (${targetSql}) do update set ${cols.map((c) => `${ident(c.name)} = excluded.${ident(c.name)}`).join(', ')} where ${countInserted('-')}`;
 }
 
 /** PATCH on a table: the new values travel as one JSON parameter. */

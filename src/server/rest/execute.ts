@@ -1,15 +1,18 @@
 import type { Context } from 'hono';
 import { isDbError } from '../db/database';
 import type { AppDeps } from '../deps';
-import { queryWithClaims, withClaims, type DbRole } from '../db/with-claims';
+import { queryWithClaims, type DbRole } from '../db/with-claims';
 import type { Caller } from '../http/caller';
-import { buildDelete, buildInsert, buildRead, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
+import { buildDelete, buildInsert, buildRead, buildReadCount, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { BODY_NOT_RECEIVED, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
 import { isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { planRead } from './plan';
-import { checkProfile, parseAccept, parsePrefer, type ResponseShape } from './request-headers';
+import { checkProfile, parseAccept, type ResponseShape } from './request-headers';
+import { appliedHeader, checkMaxAffectedRoutine, checkPreferences, insertStatus, maxAffectedGuard, parsePreferences, shouldCount } from './preferences';
+import { estimateTotal } from './explain';
+import { inRequestTransaction, needsTransaction, type RequestEnd } from './request-tx';
 import { schemaCache, type Relation, type Routine, type Snapshot } from './schema-cache';
 import { clientIp } from '../http/client-ip';
 
@@ -21,11 +24,12 @@ const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '
 /** Errors a stale schema cache can cause: undefined column/function/table, type mismatch, read-only mode. */
 const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006']);
 
-type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string };
+type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string; end: RequestEnd };
 
 /**
  * Runs one statement in the request's transaction; a singular request that does not get one row
- * rolls back. Everything else, reads always, is known in full up front and goes in one round trip.
+ * rolls back, and so does one that asked for it (`end`). Everything else, reads always, is known in
+ * full up front and goes in one round trip.
  */
 async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<ResultRow> {
   const ctx = {
@@ -44,10 +48,16 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
     return row;
   };
+  const { end } = r;
   try {
     // A read-only transaction changes nothing, so a singular read may fail after its commit.
-    if (r.readOnly || r.shape !== 'object') return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
-    return await withClaims(deps.db, ctx, async (tx) => singular((await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!));
+    if (!needsTransaction(end, r.readOnly) && (r.readOnly || r.shape !== 'object')) {
+      return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
+    }
+    return await inRequestTransaction(deps.db, ctx, end.rollback && !r.readOnly, async (tx) => {
+      const row = singular((await tx.query<ResultRow>(r.stmt.sql, r.stmt.params)).rows[0]!);
+      return end.after ? end.after(tx, row) : row;
+    });
   } catch (e) {
     // The catalogue may have changed under the cache (a column retyped, a function replaced):
     // reload it in the background so that the next request is built from the new one, as PostgREST does.
@@ -132,22 +142,26 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   }
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
   const shape = parseAccept(c.req.header('accept'));
-  const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer')!] : []);
+  const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const q = parseQuery(splitQuery(new URL(c.req.url).search));
   checkFilterCost(q.filters, caller.role);
   const path = `/${name}`;
 
   const options = { aggregates: deps.config.restAggregates };
   if (read) {
-    const stmt = await planned(deps, (snapshot) => {
+    const { stmt, countStmt } = await planned(deps, (snapshot) => {
       const rel = relationOf(snapshot, name);
-      return buildRead(rel, planRead(snapshot, rel, rel.name, q, options), shape, prefer.count);
+      const readPlan = planRead(snapshot, rel, rel.name, q, options);
+      return { stmt: buildRead(rel, readPlan, shape, shouldCount(prefer.count)), countStmt: buildReadCount(rel, readPlan) };
     });
-    const row = await run(deps, c, caller, { stmt, readOnly: true, shape, path });
+    checkPreferences(prefer);
+    const end = { rollback: prefer.rollback, after: estimateTotal(prefer.count, countStmt) };
+    const row = await run(deps, c, caller, { stmt, readOnly: true, shape, path, end });
     const offset = q.offset ?? 0;
     const pageTotal = Number(row.page_total);
     const total = row.total === null ? null : Number(row.total);
-    return { status: readStatus(offset, pageTotal, total), body: row.body, shape, headers: { 'Content-Range': contentRange(offset, pageTotal, total) } };
+    const headers = { 'Content-Range': contentRange(offset, pageTotal, total), ...appliedHeader(prefer, 'read') };
+    return { status: readStatus(offset, pageTotal, total), body: row.body, shape, headers };
   }
 
   if ((method === 'PATCH' || method === 'DELETE') && q.filters.length === 0) throw missingWhere(method === 'PATCH' ? 'UPDATE' : 'DELETE');
@@ -159,7 +173,7 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     const plan = planRead(snapshot, rel, rel.name, q, options);
     if (method === 'POST') {
       const payload = insertPayload(body, q);
-      return buildInsert(rel, q, plan, { ...payload, missingDefault: prefer.missingDefault, resolution: prefer.resolution }, bodyShape);
+      return buildInsert(rel, q, plan, { ...payload, missingDefault: prefer.missing === 'default', resolution: prefer.resolution }, bodyShape);
     }
     if (method === 'PATCH') {
       if (!isObject(body)) throw invalidBody();
@@ -167,20 +181,18 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     }
     return buildDelete(rel, q, plan, bodyShape);
   });
-  const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path });
+  checkPreferences(prefer);
+  const action = method === 'POST' ? 'insert' : method === 'PATCH' ? 'update' : 'delete';
+  const end = { rollback: prefer.rollback, after: action === 'insert' ? undefined : maxAffectedGuard(prefer) };
+  const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path, end });
   const pageTotal = Number(row.page_total);
-  const total = prefer.count ? pageTotal : null;
-  // PostgREST reports no range for an insert, only the count when asked (PR Response.hs).
-  const headers: Record<string, string> = {
-    'Content-Range': method === 'POST' ? `*/${total ?? '*'}` : contentRange(0, pageTotal, total),
+  const total = shouldCount(prefer.count) ? pageTotal : null;
+  // PostgREST reports no range for an insert or a delete, only the count when asked (PR Response.hs).
+  const headers = {
+    'Content-Range': action === 'update' ? contentRange(0, pageTotal, total) : `*/${total ?? '*'}`,
+    ...appliedHeader(prefer, action),
   };
-  const applied = [
-    prefer.return && `return=${prefer.return}`,
-    prefer.missingDefault && 'missing=default',
-    prefer.resolution && `resolution=${prefer.resolution}`,
-  ].filter(Boolean);
-  if (applied.length) headers['Preference-Applied'] = applied.join(', ');
-  const status = method === 'POST' ? 201 : representation ? 200 : 204;
+  const status = action === 'insert' ? insertStatus(prefer, row) : representation ? 200 : 204;
   return { status, body: representation ? row.body : null, shape, headers };
 }
 
@@ -199,7 +211,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   if (!read && method !== 'POST') throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
   const shape = parseAccept(c.req.header('accept'));
-  const prefer = parsePrefer(c.req.header('prefer') ? [c.req.header('prefer')!] : []);
+  const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const cache = schemaCache(deps.db);
   const pairs = splitQuery(new URL(c.req.url).search);
 
@@ -232,14 +244,28 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
 
   const stmt = await planned(deps, (snapshot) => {
     const plan = planRead(snapshot, { name: fn.name, columns: fn.columns }, fn.relation ?? fn.name, q, { aggregates: deps.config.restAggregates });
-    return buildRpc(fn, args, q, plan, shape, prefer.count);
+    return buildRpc(fn, args, q, plan, shape, shouldCount(prefer.count));
   });
-  const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}` });
-  if (fn.returns === 'void') return { status: 204, body: null, shape, headers: {} };
-  const headers: Record<string, string> = {};
-  if (fn.setof) {
-    const total = row.total === null ? null : Number(row.total);
-    headers['Content-Range'] = contentRange(q.offset ?? 0, Number(row.page_total), total);
-  }
-  return { status: 200, body: row.body, shape, headers };
+  checkPreferences(prefer);
+  checkMaxAffectedRoutine(prefer, fn);
+  const end = { rollback: prefer.rollback, after: maxAffectedGuard(prefer) };
+  const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}`, end });
+  const offset = q.offset ?? 0;
+  const { pageTotal, total } = rpcRange(fn, q, row, shouldCount(prefer.count));
+  const headers = { 'Content-Range': contentRange(offset, pageTotal, total), ...appliedHeader(prefer, 'rpc') };
+  if (fn.returns === 'void') return { status: 204, body: null, shape, headers };
+  return { status: readStatus(offset, pageTotal, total), body: row.body, shape, headers };
+}
+
+/**
+ * The rows of a function's answer and their total, as PostgREST counts them (PR Query/SqlFragment.hs
+ * countF, pageCountSelectF): a function returning one value (void too) has one row, counted as one;
+ * a set has its page, counted in full, or by its page when no limit or offset cuts it.
+ */
+function rpcRange(fn: Routine, q: ParsedQuery, row: ResultRow, counting: boolean): { pageTotal: number; total: number | null } {
+  if (!fn.setof) return { pageTotal: 1, total: counting ? 1 : null };
+  const pageTotal = Number(row.page_total);
+  if (!counting) return { pageTotal, total: null };
+  if (row.total !== null) return { pageTotal, total: Number(row.total) };
+  return { pageTotal, total: q.limit === undefined && q.offset === undefined ? pageTotal : null };
 }

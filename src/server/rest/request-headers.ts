@@ -1,29 +1,5 @@
 import { RestError } from './errors';
 
-/** The `Prefer` values this server honours; others are ignored, as PostgREST does when lenient. */
-export type Preferences = {
-  return: 'minimal' | 'representation' | 'headers-only' | undefined;
-  count: boolean;
-  missingDefault: boolean;
-  resolution: 'merge-duplicates' | 'ignore-duplicates' | undefined;
-};
-
-/** Reads every `Prefer` header: a comma list of key=value, later values winning (PR Preferences.hs). */
-export function parsePrefer(headers: readonly string[]): Preferences {
-  const p: Preferences = { return: undefined, count: false, missingDefault: false, resolution: undefined };
-  for (const part of headers.flatMap((h) => h.split(','))) {
-    const [k = '', v = ''] = part
-      .trim()
-      .split('=', 2)
-      .map((x) => x.trim());
-    if (k === 'return' && (v === 'minimal' || v === 'representation' || v === 'headers-only')) p.return = v;
-    else if (k === 'count' && (v === 'exact' || v === 'planned' || v === 'estimated')) p.count = true;
-    else if (k === 'missing') p.missingDefault = v === 'default';
-    else if (k === 'resolution' && (v === 'merge-duplicates' || v === 'ignore-duplicates')) p.resolution = v;
-  }
-  return p;
-}
-
 export type ResponseShape = 'array' | 'object';
 
 const ARRAY_TYPES = new Set(['application/json', '*/*', 'application/*']);
