@@ -82,7 +82,8 @@ const HOSTILE: Case[] = [
   { path: 'pg_user' },
   { path: 'auth.users' },
   { path: 'items', headers: { 'Accept-Profile': 'public;drop table items' } },
-  { path: 'items', headers: { Accept: 'text/csv' } },
+  // An execution plan is the service role's only (rest/explain.ts).
+  { path: 'items', headers: { Accept: 'application/vnd.pgrst.plan+json; options=analyze' } },
   { method: 'PATCH', path: 'items?select=id', body: '{"note":"all"}' },
   { method: 'PATCH', path: 'items?id=eq.1', body: '{"id;drop table items":1}' },
   { method: 'PATCH', path: 'items?id=eq.1', body: `{"qty":"${HUGE}"}` },

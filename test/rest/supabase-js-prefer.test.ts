@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { FILM_SQL } from './conformance/film-schema';
 import { reloadSchema } from './fixtures';
 
-/** The films, their years to change, and supabase-js's modifiers that set Prefer. */
+/** The films, their years to change, and supabase-js's modifiers that set Prefer and Accept. */
 function filmServer(env: Record<string, string> = {}): () => TestServer {
   let s: TestServer;
   beforeAll(async () => {
@@ -34,7 +34,7 @@ function postgrest13(s: TestServer) {
 
 const years = async (s: TestServer) => (await s.deps.db.query<{ year: number }>('select year from public.films order by id')).rows.map((r) => r.year);
 
-describe('supabase-js Prefer modifiers', () => {
+describe('supabase-js Prefer and Accept modifiers', () => {
   const server = filmServer();
 
   it('maxAffected(1) refuses an update of two rows and changes nothing; one row goes through', async () => {
@@ -47,11 +47,28 @@ describe('supabase-js Prefer modifiers', () => {
     expect(one).toMatchObject({ status: 204, error: null });
   });
 
+  it('csv() answers the rows as CSV text', async () => {
+    const { data, error } = await server().client().from('films').select('id,year').order('id').csv();
+    expect(error).toBeNull();
+    expect(data).toBe('id,year\n1,1895\n2,1894\n3,1896');
+  });
+
   it('rollback() is refused where the server commits every request', async () => {
     const { error, status } = await server().client().from('films').insert({ title: 'x' }).rollback();
     expect(status).toBe(400);
     expect(error).toMatchObject({ code: 'PGRST122', details: 'Invalid preferences: tx=rollback' });
     expect((await server().deps.db.query(`select 1 from public.films where title = 'x'`)).rows).toEqual([]);
+  });
+
+  it('explain() gives the service role the plan, text by default or JSON, and refuses anyone else', async () => {
+    const text = await server().serviceClient().from('films').select('title').explain();
+    expect(text.error).toBeNull();
+    expect(text.data).toMatch(/^Aggregate/);
+    const json = await server().serviceClient().from('films').select('title').explain({ format: 'json', analyze: true });
+    expect(json.data).toMatchObject([{ Plan: { 'Node Type': 'Aggregate', 'Actual Rows': 1 } }]);
+    const anon = await server().client().from('films').select('title').explain();
+    expect(anon.status).toBe(406);
+    expect(anon.error).toMatchObject({ code: 'PGRST107' });
   });
 });
 

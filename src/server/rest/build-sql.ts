@@ -270,8 +270,18 @@ function range(q: { limit: number | undefined; offset: number | undefined }, p: 
   );
 }
 
+/**
+ * CSV as PostgREST writes it (PR Query/SqlFragment.hs asCsvF): a line of the column names, as
+ * row_to_json names them, taken from a row (none without rows), then each row in PostgreSQL's
+ * record syntax without its parentheses, which quotes as CSV does.
+ */
+const CSV_BODY =
+  `coalesce(min((select string_agg(_pgrst_k, ',') from json_object_keys(row_to_json(_pgrst_t)) _pgrst_k)), '') || E'\\n' || ` +
+  `coalesce(string_agg(substring(_pgrst_t::text, 2, length(_pgrst_t::text) - 2), E'\\n'), '')`;
+
 function bodyOf(shape: ResponseShape | 'none'): string {
   if (shape === 'none') return 'null::text';
+  if (shape === 'csv') return CSV_BODY;
   return shape === 'object' ? `coalesce((json_agg(_pgrst_t)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t), '[]')::text`;
 }
 
@@ -428,7 +438,7 @@ export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQu
   if (fn.returns === 'composite') {
     const source = from(`${call} as ${ident(fn.name)}`);
     const total = count && fn.volatility !== 'v' ? `(${countSql(plan, source, p)})` : 'null::bigint';
-    const body = fn.setof ? bodyOf(shape) : bodyOf('object');
+    const body = fn.setof || shape === 'csv' ? bodyOf(shape) : bodyOf('object');
     return { sql: `select ${total} as total, count(*) as page_total, ${body} as body from (${levelSql(plan, source, p)}) _pgrst_t`, params: p.values };
   }
 
@@ -442,12 +452,18 @@ export function buildRpc(fn: Routine, args: Record<string, unknown>, q: ParsedQu
   }
   if (fn.setof) {
     const inner = `select _pgrst_f.pgrst_scalar from ${from(`${call} as _pgrst_f(pgrst_scalar)`)}${range(q, p)}`;
-    const body = shape === 'object' ? `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')` : `coalesce(json_agg(_pgrst_t.pgrst_scalar), '[]')::text`;
+    const body =
+      shape === 'csv'
+        ? bodyOf(shape)
+        : shape === 'object'
+          ? `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')`
+          : `coalesce(json_agg(_pgrst_t.pgrst_scalar), '[]')::text`;
     return { sql: `select null::bigint as total, count(*) as page_total, ${body} as body from (${inner}) _pgrst_t`, params: p.values };
   }
   const inner = `select ${call} as pgrst_scalar${argsFrom ? ` from ${argsFrom}` : ''}`;
+  const body = shape === 'csv' ? bodyOf(shape) : `coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null')`;
   return {
-    sql: `select null::bigint as total, count(*) as page_total, coalesce((json_agg(_pgrst_t.pgrst_scalar)->0)::text, 'null') as body from (${inner}) _pgrst_t`,
+    sql: `select null::bigint as total, count(*) as page_total, ${body} as body from (${inner}) _pgrst_t`,
     params: p.values,
   };
 }

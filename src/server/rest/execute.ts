@@ -9,9 +9,10 @@ import { checkFilterCost } from './filter-cost';
 import { functionNotFound, invalidBody, missingWhere, notSingular, RestError, tableNotFound } from './errors';
 import { isReservedKey, parseQuery, splitQuery, type ParsedQuery } from './parse-query';
 import { planRead } from './plan';
-import { checkProfile, parseAccept, type ResponseShape } from './request-headers';
+import { checkProfile, type ResponseShape } from './request-headers';
+import { negotiate, type Explain } from './media-types';
 import { appliedHeader, checkMaxAffectedRoutine, checkPreferences, insertStatus, maxAffectedGuard, parsePreferences, shouldCount } from './preferences';
-import { estimateTotal } from './explain';
+import { estimateTotal, mayExplain, runPlan } from './explain';
 import { inRequestTransaction, needsTransaction, type RequestEnd } from './request-tx';
 import { schemaCache, type Relation, type Routine, type Snapshot } from './schema-cache';
 import { clientIp } from '../http/client-ip';
@@ -24,12 +25,12 @@ const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '
 /** Errors a stale schema cache can cause: undefined column/function/table, type mismatch, read-only mode. */
 const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006']);
 
-type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string; end: RequestEnd };
+type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string; end: RequestEnd; explain: Explain | undefined };
 
 /**
  * Runs one statement in the request's transaction; a singular request that does not get one row
  * rolls back, and so does one that asked for it (`end`). Everything else, reads always, is known in
- * full up front and goes in one round trip.
+ * full up front and goes in one round trip. With a plan, the statement's EXPLAIN runs instead.
  */
 async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<ResultRow> {
   const ctx = {
@@ -48,8 +49,9 @@ async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<R
     if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
     return row;
   };
-  const { end } = r;
+  const { end, explain } = r;
   try {
+    if (explain) return await inRequestTransaction(deps.db, ctx, end.rollback, (tx) => runPlan(tx, r.stmt, explain));
     // A read-only transaction changes nothing, so a singular read may fail after its commit.
     if (!needsTransaction(end, r.readOnly) && (r.readOnly || r.shape !== 'object')) {
       return singular((await queryWithClaims<ResultRow>(deps.db, ctx, r.stmt)).rows[0]!);
@@ -141,7 +143,7 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   }
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
-  const shape = parseAccept(c.req.header('accept'));
+  const { shape, explain } = negotiate(c.req.header('accept'), mayExplain(caller.role));
   const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const q = parseQuery(splitQuery(new URL(c.req.url).search));
   checkFilterCost(q.filters, caller.role);
@@ -156,7 +158,8 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     });
     checkPreferences(prefer);
     const end = { rollback: prefer.rollback, after: estimateTotal(prefer.count, countStmt) };
-    const row = await run(deps, c, caller, { stmt, readOnly: true, shape, path, end });
+    const row = await run(deps, c, caller, { stmt, readOnly: true, shape, path, end, explain });
+    if (explain) return planResult(row, shape, explain);
     const offset = q.offset ?? 0;
     const pageTotal = Number(row.page_total);
     const total = row.total === null ? null : Number(row.total);
@@ -184,7 +187,8 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
   checkPreferences(prefer);
   const action = method === 'POST' ? 'insert' : method === 'PATCH' ? 'update' : 'delete';
   const end = { rollback: prefer.rollback, after: action === 'insert' ? undefined : maxAffectedGuard(prefer) };
-  const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path, end });
+  const row = await run(deps, c, caller, { stmt, readOnly: false, shape, path, end, explain });
+  if (explain) return planResult(row, shape, explain);
   const pageTotal = Number(row.page_total);
   const total = shouldCount(prefer.count) ? pageTotal : null;
   // PostgREST reports no range for an insert or a delete, only the count when asked (PR Response.hs).
@@ -210,7 +214,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   const read = method === 'GET' || method === 'HEAD';
   if (!read && method !== 'POST') throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
-  const shape = parseAccept(c.req.header('accept'));
+  const { shape, explain } = negotiate(c.req.header('accept'), mayExplain(caller.role));
   const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const cache = schemaCache(deps.db);
   const pairs = splitQuery(new URL(c.req.url).search);
@@ -249,7 +253,8 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   checkPreferences(prefer);
   checkMaxAffectedRoutine(prefer, fn);
   const end = { rollback: prefer.rollback, after: maxAffectedGuard(prefer) };
-  const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}`, end });
+  const row = await run(deps, c, caller, { stmt, readOnly: read || fn.volatility !== 'v', shape, path: `/rpc/${name}`, end, explain });
+  if (explain) return planResult(row, shape, explain);
   const offset = q.offset ?? 0;
   const { pageTotal, total } = rpcRange(fn, q, row, shouldCount(prefer.count));
   const headers = { 'Content-Range': contentRange(offset, pageTotal, total), ...appliedHeader(prefer, 'rpc') };
@@ -268,4 +273,9 @@ function rpcRange(fn: Routine, q: ParsedQuery, row: ResultRow, counting: boolean
   if (!counting) return { pageTotal, total: null };
   if (row.total !== null) return { pageTotal, total: Number(row.total) };
   return { pageTotal, total: q.limit === undefined && q.offset === undefined ? pageTotal : null };
+}
+
+/** A plan's answer: 200 with its own Content-Type, without range or preferences (PR Response.hs DbPlanResult). */
+function planResult(row: ResultRow, shape: ResponseShape, explain: Explain): RestResult {
+  return { status: 200, body: row.body, shape, headers: { 'Content-Type': explain.contentType } };
 }

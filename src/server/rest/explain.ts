@@ -1,16 +1,40 @@
 import type { Queryable } from '../db/database';
-import type { Statement } from './build-sql';
+import type { DbRole } from '../db/with-claims';
+import type { ResultRow, Statement } from './build-sql';
+import type { Explain } from './media-types';
 import type { PreferCount } from './preferences';
 import type { After } from './request-tx';
 
-/** The statement's EXPLAIN in JSON (PR Query/SqlFragment.hs explainF). */
-function explainOf(stmt: Statement): Statement {
-  return { sql: `explain (format json) ${stmt.sql}`, params: stmt.params };
+/**
+ * Who may have a statement's EXPLAIN (application/vnd.pgrst.plan): the service role only. PostgREST
+ * gives it to everyone once db-plan-enabled is on; a plan shows the schema, its indexes and
+ * settings. The admins would qualify too, but their claims do not say so (private.is_admin is a query).
+ */
+export function mayExplain(role: DbRole): boolean {
+  return role === 'service_role';
+}
+
+/** The statement's EXPLAIN in `format` with `options` (PR Query/SqlFragment.hs explainF). */
+function explainOf(stmt: Statement, format: Explain['format'], options: readonly string[] = []): Statement {
+  return { sql: `explain (${[`format ${format}`, ...options].join(', ')}) ${stmt.sql}`, params: stmt.params };
+}
+
+/**
+ * Runs the EXPLAIN a plan media type asks for and returns its text as the body, each line ended as
+ * PostgREST ends them (PR MainTx.hs planRow). With `analyze` the statement runs, and commits unless
+ * the request rolls back, as PostgREST's documentation says (observability.rst, "Execution plan").
+ * Both drivers hand JSON over parsed: it is written out again, the same value in PostgreSQL's indentation.
+ */
+export async function runPlan(tx: Queryable, stmt: Statement, explain: Explain): Promise<ResultRow> {
+  const e = explainOf(stmt, explain.format, explain.options);
+  const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(e.sql, e.params);
+  const lines = rows.map((r) => (explain.format === 'json' ? JSON.stringify(r['QUERY PLAN'], null, 2) : String(r['QUERY PLAN'])));
+  return { total: null, page_total: 0, body: lines.map((l) => `${l}\n`).join('') };
 }
 
 /** The planner's estimate of the rows `count` selects: the top node's "Plan Rows" (PR MainTx.hs decodeExplain). */
 async function plannedRows(tx: Queryable, count: Statement): Promise<number | null> {
-  const e = explainOf(count);
+  const e = explainOf(count, 'json');
   const { rows } = await tx.query<{ 'QUERY PLAN': [{ Plan?: { 'Plan Rows'?: unknown } }] }>(e.sql, e.params);
   const estimate = rows[0]?.['QUERY PLAN'][0]?.Plan?.['Plan Rows'];
   return typeof estimate === 'number' && Number.isInteger(estimate) ? estimate : null;

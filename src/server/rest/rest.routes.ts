@@ -5,9 +5,9 @@ import { requireApiKey } from '../http/api-key';
 import { CallerError, getCaller, isEndedSession } from '../http/caller';
 import { RestError, toRestError } from './errors';
 import { executeRpc, executeTable, type RestResult } from './execute';
+import { contentType } from './media-types';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 
 /** How PostgREST answers a token it refuses (supabase-wire §4.3): 401 with the reason in WWW-Authenticate. */
 function callerError(e: CallerError): RestError {
@@ -28,7 +28,8 @@ function errorResponse(c: Context, e: RestError): Response {
 
 function okResponse(c: Context, r: RestResult): Response {
   const headers: Record<string, string> = { ...r.headers };
-  if (r.body !== null) headers['Content-Type'] = r.shape === 'object' ? OBJECT_TYPE : JSON_TYPE;
+  // A plan names its own type.
+  if (r.body !== null) headers['Content-Type'] ??= contentType(r.shape);
   if (c.req.method === 'HEAD' || r.body === null) return c.body(null, r.status as 200, headers);
   return c.body(r.body, r.status as 200, headers);
 }
