@@ -154,7 +154,8 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     const { stmt, countStmt } = await planned(deps, (snapshot) => {
       const rel = relationOf(snapshot, name);
       const readPlan = planRead(snapshot, rel, rel.name, q, options);
-      return { stmt: buildRead(rel, readPlan, shape, shouldCount(prefer.count)), countStmt: buildReadCount(rel, readPlan) };
+      // The count's own statement is built only for count=planned or estimated.
+      return { stmt: buildRead(rel, readPlan, shape, shouldCount(prefer.count)), countStmt: () => buildReadCount(rel, readPlan) };
     });
     checkPreferences(prefer);
     const end = { rollback: prefer.rollback, after: estimateTotal(prefer.count, countStmt) };

@@ -48,10 +48,11 @@ async function plannedRows(tx: Queryable, count: Statement): Promise<number | nu
  * larger of exact and planned, as PostgREST answers (its spec RelatedQueriesSpec, "works with
  * count=estimated", expects 5 for 4 rows).
  */
-export function estimateTotal(count: PreferCount | undefined, countStmt: Statement): After | undefined {
+export function estimateTotal(count: PreferCount | undefined, countStmt: () => Statement): After | undefined {
   if (count !== 'planned' && count !== 'estimated') return undefined;
+  const counted = countStmt();
   return async (tx, row) => {
-    const planned = await plannedRows(tx, countStmt);
+    const planned = await plannedRows(tx, counted);
     if (count === 'planned') return { ...row, total: planned };
     return { ...row, total: planned === null || row.total === null ? null : Math.max(Number(row.total), planned) };
   };

@@ -31,8 +31,6 @@ export type ConformanceCase = {
   };
 };
 
-export type ConformanceServer = { server: () => TestServer };
-
 /**
  * Runs `cases` against one server started with `env` over the documentation's sample databases
  * (and `sql` after them). Each case is a fresh request; a case that writes should undo it itself
