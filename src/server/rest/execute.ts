@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { isDbError } from '../db/database';
 import type { AppDeps } from '../deps';
-import { queryWithClaims, type DbRole } from '../db/with-claims';
+import { queryWithClaims, type DbRole, type RequestContext } from '../db/with-claims';
 import type { Caller } from '../http/caller';
 import { buildDelete, buildInsert, buildRead, buildReadCount, buildRpc, buildUpdate, type ResultRow, type Statement } from './build-sql';
 import { BODY_NOT_RECEIVED, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
@@ -25,6 +25,28 @@ const TIMEOUTS: Partial<Record<DbRole, string>> = { anon: '3s', authenticated: '
 /** Errors a stale schema cache can cause: undefined column/function/table, type mismatch, read-only mode. */
 const STALE_CACHE_CODES = new Set(['42703', '42883', '42P01', '42804', '25006']);
 
+/** The role, claims and request settings a request's transaction runs with. */
+function requestContext(deps: AppDeps, c: Context, caller: Caller, path: string, readOnly: boolean): RequestContext {
+  return {
+    role: caller.role,
+    claims: caller.claims,
+    method: c.req.method,
+    path,
+    headers: c.req.header(),
+    clientAddress: clientIp(c, deps.config.trustProxy),
+    readOnly,
+    ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
+    // Every role's: on the embedded database all other requests wait for this statement.
+    ...(deps.db.kind === 'pglite' ? { embeddedDeadlineMs: deps.config.embeddedStatementTimeoutMs } : {}),
+  };
+}
+
+/** The response's shape and, for a caller who may have it, the plan the Accept header asks for. */
+async function negotiated(deps: AppDeps, c: Context, caller: Caller, path: string): Promise<ReturnType<typeof negotiate>> {
+  const accept = c.req.header('accept');
+  return negotiate(accept, await mayExplain(deps.db, requestContext(deps, c, caller, path, true), accept));
+}
+
 type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string; end: RequestEnd; explain: Explain | undefined };
 
 /**
@@ -33,18 +55,7 @@ type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: str
  * full up front and goes in one round trip. With a plan, the statement's EXPLAIN runs instead.
  */
 async function run(deps: AppDeps, c: Context, caller: Caller, r: Run): Promise<ResultRow> {
-  const ctx = {
-    role: caller.role,
-    claims: caller.claims,
-    method: c.req.method,
-    path: r.path,
-    headers: c.req.header(),
-    clientAddress: clientIp(c, deps.config.trustProxy),
-    readOnly: r.readOnly,
-    ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
-    // Every role's: on the embedded database all other requests wait for this statement.
-    ...(deps.db.kind === 'pglite' ? { embeddedDeadlineMs: deps.config.embeddedStatementTimeoutMs } : {}),
-  };
+  const ctx = requestContext(deps, c, caller, r.path, r.readOnly);
   const singular = (row: ResultRow) => {
     if (r.shape === 'object' && Number(row.page_total) !== 1) throw notSingular(Number(row.page_total));
     return row;
@@ -143,11 +154,11 @@ export async function executeTable(deps: AppDeps, c: Context, caller: Caller, na
     throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   }
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
-  const { shape, explain } = negotiate(c.req.header('accept'), mayExplain(caller.role));
+  const path = `/${name}`;
+  const { shape, explain } = await negotiated(deps, c, caller, path);
   const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const q = parseQuery(splitQuery(new URL(c.req.url).search));
   checkFilterCost(q.filters, caller.role);
-  const path = `/${name}`;
 
   const options = { aggregates: deps.config.restAggregates };
   if (read) {
@@ -215,7 +226,7 @@ export async function executeRpc(deps: AppDeps, c: Context, caller: Caller, name
   const read = method === 'GET' || method === 'HEAD';
   if (!read && method !== 'POST') throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   checkProfile(read ? c.req.header('accept-profile') : c.req.header('content-profile'));
-  const { shape, explain } = negotiate(c.req.header('accept'), mayExplain(caller.role));
+  const { shape, explain } = await negotiated(deps, c, caller, `/rpc/${name}`);
   const prefer = parsePreferences(c.req.header('prefer'), deps.config.restTxEnd);
   const cache = schemaCache(deps.db);
   const pairs = splitQuery(new URL(c.req.url).search);

@@ -1,17 +1,29 @@
-import type { Queryable } from '../db/database';
-import type { DbRole } from '../db/with-claims';
+import type { Database, Queryable } from '../db/database';
+import { queryWithClaims, type RequestContext } from '../db/with-claims';
 import type { ResultRow, Statement } from './build-sql';
 import type { Explain } from './media-types';
 import type { PreferCount } from './preferences';
 import type { After } from './request-tx';
 
 /**
- * Who may have a statement's EXPLAIN (application/vnd.pgrst.plan): the service role only. PostgREST
- * gives it to everyone once db-plan-enabled is on; a plan shows the schema, its indexes and
- * settings. The admins would qualify too, but their claims do not say so (private.is_admin is a query).
+ * Who may have a statement's EXPLAIN (application/vnd.pgrst.plan): the service role, and an admin
+ * at the assurance level their account requires. PostgREST gives it to everyone once
+ * db-plan-enabled is on; a plan shows the schema, its indexes and settings. Whether a user is an
+ * admin is a query (private.is_admin, which an API token never passes), asked only of a request
+ * that names a plan type.
  */
-export function mayExplain(role: DbRole): boolean {
-  return role === 'service_role';
+export async function mayExplain(db: Database, ctx: RequestContext, accept: string | undefined): Promise<boolean> {
+  if (ctx.role === 'service_role') return true;
+  if (ctx.role !== 'authenticated' || !accept?.toLowerCase().includes('vnd.pgrst.plan')) return false;
+  const { rows } = await queryWithClaims<{ ok: boolean }>(
+    db,
+    { ...ctx, readOnly: true },
+    {
+      sql: 'select private.is_admin(auth.uid()) and private.meets_required_aal() as ok',
+      params: [],
+    },
+  );
+  return rows[0]?.ok === true;
 }
 
 /** The statement's EXPLAIN in `format` with `options` (PR Query/SqlFragment.hs explainF). */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { signInAal1, verifyNewFactor } from '../../helpers/mfa';
+import { createTestUser } from '../../helpers/users';
 import { reloadSchema } from '../fixtures';
 import { FILM_SQL } from './film-schema';
 import { conformance, type ConformanceCase } from './harness';
@@ -197,5 +199,23 @@ describe('Media types: what a plan runs', () => {
     expect(await counter()).toBe(before);
     expect((await asService('rpc/bump', 'application/vnd.pgrst.plan; options=analyze', { method: 'POST', body: '{}' })).status).toBe(200);
     expect(await counter()).toBe(before + 1);
+  });
+
+  it('an admin may have a plan, at the level their second factor requires; other users get 406', async () => {
+    const admin = await createTestUser(s, { admin: true });
+    const user = await createTestUser(s);
+    const plan = (token: string) =>
+      fetch(`${s.url}/rest/v1/films?select=title`, { headers: { apikey: s.anonKey, Authorization: `Bearer ${token}`, Accept: 'application/vnd.pgrst.plan' } });
+    const ok = await plan(admin.token);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toMatch(/^Aggregate/);
+    const refused = await plan(user.token);
+    expect(refused.status).toBe(406);
+    expect(await refused.json()).toMatchObject({ code: 'PGRST107' });
+    // With a verified factor, the admin's password-only session is not enough.
+    await verifyNewFactor(admin);
+    const aal1 = await signInAal1(s, admin);
+    const token = (await aal1.auth.getSession()).data.session!.access_token;
+    expect((await plan(token)).status).toBe(406);
   });
 });
