@@ -5,13 +5,13 @@ import type { Column, Relationship, Snapshot } from './schema-cache';
 /** A relation or function result whose columns a query may name, under the alias its SQL gives it. */
 export type Source = { name: string; columns: ReadonlyMap<string, Column> | null };
 
+/** A select item of one level, its embeds taken out into `embeds`. */
+export type PlainItem = Exclude<SelectItem, Embed>;
+
 /**
  * One level of a read, resolved against the schema cache: every column checked, every embedded
  * resource tied to its relationship. build-sql turns it into SQL without looking anything up.
  */
-/** A select item of one level, its embeds taken out into `embeds`. */
-export type PlainItem = Exclude<SelectItem, Embed>;
-
 export type ReadPlan = {
   source: Source;
   select: PlainItem[];
@@ -49,8 +49,8 @@ export function column(src: Source, name: string): Column {
   return c;
 }
 
-function conditionColumns(src: Source, c: Condition): void {
-  if (isLogicTree(c)) c.children.forEach((child) => conditionColumns(src, child));
+function checkColumns(src: Source, c: Condition): void {
+  if (isLogicTree(c)) c.children.forEach((child) => checkColumns(src, child));
   else column(src, c.column);
 }
 
@@ -134,21 +134,14 @@ export function planRead(snapshot: Snapshot, src: Source, origin: string, q: Par
     if (walk.used.has(path)) continue;
     const resource = path.split('.').pop()!;
     const alias = walk.aliased.get(path);
-    if (alias !== undefined) {
-      throw new RestError(
-        400,
-        'PGRST108',
-        `'${resource}' is not an embedded resource in this request`,
-        'Target names are not allowed in filters if they have an alias',
-        `Change '${resource}' to '${alias}' in filters, orders or limits.`,
-      );
-    }
     throw new RestError(
       400,
       'PGRST108',
       `'${resource}' is not an embedded resource in this request`,
-      null,
-      `Verify that '${resource}' is included in the 'select' query parameter.`,
+      alias === undefined ? null : 'Target names are not allowed in filters if they have an alias',
+      alias === undefined
+        ? `Verify that '${resource}' is included in the 'select' query parameter.`
+        : `Change '${resource}' to '${alias}' in filters, orders or limits.`,
     );
   }
   return plan;
@@ -210,7 +203,7 @@ function planLevel(walk: Walk, src: Source, origin: string, items: readonly Sele
     const embed = !isLogicTree(f) && !src.columns?.has(f.column) ? embeds.find((e) => e.key === f.column) : undefined;
     if (embed) embed.exists = nullFilter(f as Filter, embed.key);
     else {
-      conditionColumns(src, f);
+      checkColumns(src, f);
       filters.push(f);
     }
   }
