@@ -44,7 +44,7 @@ function requestContext(deps: AppDeps, c: Context, caller: Caller, path: string,
 /** The response's shape and, for a caller who may have it, the plan the Accept header asks for. */
 async function negotiated(deps: AppDeps, c: Context, caller: Caller, path: string): Promise<ReturnType<typeof negotiate>> {
   const accept = c.req.header('accept');
-  return negotiate(accept, await mayExplain(deps.db, requestContext(deps, c, caller, path, true), accept));
+  return negotiate(accept, await mayExplain(deps.db, caller.role, accept, () => requestContext(deps, c, caller, path, true)));
 }
 
 type Run = { stmt: Statement; readOnly: boolean; shape: ResponseShape; path: string; end: RequestEnd; explain: Explain | undefined };

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database';
-import { queryWithClaims, type RequestContext } from '../db/with-claims';
+import { queryWithClaims, type DbRole, type RequestContext } from '../db/with-claims';
 import type { ResultRow, Statement } from './build-sql';
 import type { Explain } from './media-types';
 import type { PreferCount } from './preferences';
@@ -12,12 +12,12 @@ import type { After } from './request-tx';
  * admin is a query (private.is_admin, which an API token never passes), asked only of a request
  * that names a plan type.
  */
-export async function mayExplain(db: Database, ctx: RequestContext, accept: string | undefined): Promise<boolean> {
-  if (ctx.role === 'service_role') return true;
-  if (ctx.role !== 'authenticated' || !accept?.toLowerCase().includes('vnd.pgrst.plan')) return false;
+export async function mayExplain(db: Database, role: DbRole, accept: string | undefined, context: () => RequestContext): Promise<boolean> {
+  if (role === 'service_role') return true;
+  if (role !== 'authenticated' || !accept?.toLowerCase().includes('vnd.pgrst.plan')) return false;
   const { rows } = await queryWithClaims<{ ok: boolean }>(
     db,
-    { ...ctx, readOnly: true },
+    { ...context(), readOnly: true },
     {
       sql: 'select private.is_admin(auth.uid()) and private.meets_required_aal() as ok',
       params: [],
