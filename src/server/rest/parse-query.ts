@@ -162,6 +162,11 @@ export function parseQuery(pairs: [string, string][], argNames: ReadonlySet<stri
       q.filters.push(parseLogicParam(key, value));
       continue;
     }
+    // Most keys name a column and nothing else: no path, no JSON, no quotes.
+    if (!/[.">-]/.test(key)) {
+      q.filters.push(parseFilter(key, value));
+      continue;
+    }
     // `roles.actors.order=…`: the last part says what, the parts before it which embedded resource.
     const ranged = /^(.+)\.(order|limit|offset)$/.exec(key);
     if (ranged) {
@@ -300,7 +305,7 @@ type Cursor = { s: string; i: number; items: number; embeds: number; fail: (at: 
  */
 export function parseSelect(raw: string): SelectItem[] {
   const s = stripSpaces(raw);
-  if (s === '') return [{ kind: 'star' }];
+  if (s === '' || s === '*') return [{ kind: 'star' }];
   const c: Cursor = {
     s,
     i: 0,
