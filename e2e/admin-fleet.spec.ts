@@ -197,7 +197,7 @@ describe('admin fleet', () => {
     await signIn(owner.page, app.url, alice.email, alice.password);
     await owner.page.goto(`${app.url}/dashboard/services/${online}`);
     await owner.page.getByRole('region', { name: 'Event history' }).getByText('Logs read by an administrator').waitFor();
-  }, 120_000);
+  });
 
   it('pages through the fleet 100 at a time', async () => {
     const user = await createTestUser(app.server);
@@ -367,6 +367,6 @@ describe('the fleet and the user list, filtered, at a laptop and a phone', () =>
       if (viewport === PHONE) await expectScrollsInCard(page, fleet, 'Fleet table');
       await accessible('the fleet, searched by owner');
       expect(errors).toEqual([]);
-    }, 120_000);
+    });
   }
 });

@@ -45,7 +45,7 @@ describe('refunds in the admin area', () => {
     await balance.getByText('$15.00').waitFor();
     expect(errors).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 
   it('asks the provider again about a refund it did not answer, and books it once', async () => {
     const admin = await createTestUser(app.server, { admin: true });
@@ -69,7 +69,7 @@ describe('refunds in the admin area', () => {
     expect(rows[0]!.n).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 
   it('flags an account a reversal left owing money, in the list and on its page', async () => {
     const admin = await createTestUser(app.server, { admin: true });
@@ -95,5 +95,5 @@ describe('refunds in the admin area', () => {
     await page.getByRole('region', { name: customer.email }).getByText('Negative balance').waitFor();
     expect(errors).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

@@ -167,7 +167,7 @@ describe.each([
     ]);
     expect(await audited(admin, broken)).toEqual(['service.retry_install']);
     expect(errors).toEqual([]);
-  }, 120_000);
+  });
 
   it("says 'User not found' for an unknown id, with a way back", async () => {
     const admin = await createTestUser(app.server, { admin: true });

@@ -153,51 +153,47 @@ describe('Renew automatically', () => {
     expect(errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('set_service_auto_renew'))).toEqual([]);
   });
 
-  it.each(VIEWPORTS)(
-    'leaves axe nothing serious or critical on the changed screens in both themes, at %s',
-    async (_label, viewport) => {
-      for (const theme of THEMES) {
-        const user = await createTestUser(app.server, { credits: 20 });
-        const { error } = await user.client
-          .from('profiles')
-          .update({ darkmode_enabled: theme === 'dark' })
-          .eq('id', user.id);
-        expect(error).toBeNull();
-        const off = await activeService(user, `${theme}-off`, 10);
-        await activeService(user, `${theme}-on`, 20);
-        const { page, errors } = await app.newPage(viewport);
-        await signIn(page, app.url, user.email, user.password);
-        const check = async (where: string) => {
-          await page.waitForLoadState('networkidle');
-          await expect
-            .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')), { message: `${theme} ${where}` })
-            .toBe(theme === 'dark');
-          const found = await seriousViolations(page, { experimental: true });
-          expect(found, `${theme} ${where} at ${viewport.width} px:\n${found.join('\n')}`).toEqual([]);
-        };
+  it.each(VIEWPORTS)('leaves axe nothing serious or critical on the changed screens in both themes, at %s', async (_label, viewport) => {
+    for (const theme of THEMES) {
+      const user = await createTestUser(app.server, { credits: 20 });
+      const { error } = await user.client
+        .from('profiles')
+        .update({ darkmode_enabled: theme === 'dark' })
+        .eq('id', user.id);
+      expect(error).toBeNull();
+      const off = await activeService(user, `${theme}-off`, 10);
+      await activeService(user, `${theme}-on`, 20);
+      const { page, errors } = await app.newPage(viewport);
+      await signIn(page, app.url, user.email, user.password);
+      const check = async (where: string) => {
+        await page.waitForLoadState('networkidle');
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')), { message: `${theme} ${where}` })
+          .toBe(theme === 'dark');
+        const found = await seriousViolations(page, { experimental: true });
+        expect(found, `${theme} ${where} at ${viewport.width} px:\n${found.join('\n')}`).toEqual([]);
+      };
 
-        // The service page with the switch turned off, its toast on screen.
-        await page.goto(`${app.url}/dashboard/services/${off.id}`);
-        await toggle(page).click();
-        await expectToast(page, autoRenewTexts.turnedOff);
-        await header(page, `${theme}-off`).getByText('Ends in 10 days', { exact: true }).waitFor();
-        await check('the service page, renewal off');
-        await toggle(page).focus();
-        await check('the service page, the switch focused');
+      // The service page with the switch turned off, its toast on screen.
+      await page.goto(`${app.url}/dashboard/services/${off.id}`);
+      await toggle(page).click();
+      await expectToast(page, autoRenewTexts.turnedOff);
+      await header(page, `${theme}-off`).getByText('Ends in 10 days', { exact: true }).waitFor();
+      await check('the service page, renewal off');
+      await toggle(page).focus();
+      await check('the service page, the switch focused');
 
-        await openSection(page, 'Services');
-        await page
-          .getByRole('article', { name: `${theme}-off` })
-          .getByText('Ends in 10 days', { exact: true })
-          .waitFor();
-        await check('the services list');
+      await openSection(page, 'Services');
+      await page
+        .getByRole('article', { name: `${theme}-off` })
+        .getByText('Ends in 10 days', { exact: true })
+        .waitFor();
+      await check('the services list');
 
-        await openSection(page, 'Dashboard');
-        await nextPayment(page).toMatch(new RegExp(`${theme}-on renews on`));
-        await check('the overview');
-        expect(errors).toEqual([]);
-      }
-    },
-    120_000,
-  );
+      await openSection(page, 'Dashboard');
+      await nextPayment(page).toMatch(new RegExp(`${theme}-on renews on`));
+      await check('the overview');
+      expect(errors).toEqual([]);
+    }
+  });
 });

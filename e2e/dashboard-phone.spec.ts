@@ -220,7 +220,7 @@ describe('the dashboard on a phone', () => {
     await page.getByRole('region', { name: 'Contact Form Settings' }).waitFor();
     await expectNoSidewaysScroll(page, '/admin, Contact Settings');
     expect(errors).toEqual([]);
-  }, 90_000);
+  });
 
   for (const [size, viewport] of [
     ['390 px', PHONE],

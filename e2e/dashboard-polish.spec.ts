@@ -144,7 +144,7 @@ describe('polish that people notice', () => {
     await authenticators(page).getByRole('button', { name: 'Remove Authenticator app' }).waitFor();
     await expect(authenticators(page).innerText()).resolves.not.toContain('2025');
     expect(errors).toEqual([]);
-  }, 90_000);
+  });
 
   it("shows the Account page's read-only values in the text colour, labelled, and makes them editable with Edit (the e-mail never)", async () => {
     const user = await createTestUser(app.server, { fullName: 'Emmy Noether' });

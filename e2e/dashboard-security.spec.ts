@@ -69,7 +69,7 @@ describe('Settings → Security: sessions and recovery codes', () => {
     expect((await laptop.auth.refreshSession()).error).not.toBeNull();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect(errors).toEqual([]);
-  }, 90_000);
+  });
 
   it('sends a tab whose session ended on another device back to the sign-in page at its next request', async () => {
     const user = await createTestUser(app.server);
@@ -84,7 +84,7 @@ describe('Settings → Security: sessions and recovery codes', () => {
     await page.waitForURL(/\/login/);
     // The browser logs the refused requests (401, and 403 for the local sign-out); nothing else fails.
     expect(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 40[13]/.test(e))).toEqual([]);
-  }, 60_000);
+  });
 
   it('shows ten recovery codes once two-factor sign-in is on, and replaces them on demand', async () => {
     const user = await createTestUser(app.server);
@@ -108,7 +108,7 @@ describe('Settings → Security: sessions and recovery codes', () => {
     const second = await codes.allInnerTexts();
     expect(second.some((c) => first.includes(c))).toBe(false);
     expect(errors).toEqual([]);
-  }, 90_000);
+  });
 
   it('signs in with a recovery code in place of the app, and takes each code once', async () => {
     const user = await createTestUser(app.server);
@@ -139,7 +139,7 @@ describe('Settings → Security: sessions and recovery codes', () => {
     await expectToast(page, 'Authentication Error', 'Invalid recovery code entered');
     expect(page.url()).toMatch(/\/login$/);
     expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
-  }, 90_000);
+  });
 
   /** Signs in with the password and a recovery code (the app's codes are the test's to spend elsewhere). */
   async function signInWithCode(page: Page, user: TestUser, code: string) {
@@ -210,7 +210,7 @@ describe('Settings → Security: sessions and recovery codes', () => {
       await page.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
       expect((await app.server.deps.db.query('select 1 from auth.mfa_factors where user_id = $1', [user.id])).rowCount).toBe(0);
       expect(errors.filter((e) => !e.includes('422'))).toEqual([]);
-    }, 90_000);
+    });
   }
 
   it('downloads the new recovery codes as text', async () => {
@@ -231,5 +231,5 @@ describe('Settings → Security: sessions and recovery codes', () => {
     expect(text.trim().split('\n').slice(-10)).toEqual(shown);
     expect(text).toContain('Each works once');
     expect(errors).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -266,8 +266,8 @@ async function journey(viewport: Viewport) {
 }
 
 describe('services journey', () => {
-  it('creates, installs, copies, extends, deletes and reuses a Town Star service at 1280 px', () => journey(DESKTOP), 120_000);
-  it('does the same at 375 px', () => journey(MOBILE), 120_000);
+  it('creates, installs, copies, extends, deletes and reuses a Town Star service at 1280 px', () => journey(DESKTOP));
+  it('does the same at 375 px', () => journey(MOBILE));
 
   it('creates a Master Node service with its own key rule, searches and switches layout', async () => {
     const user = await createTestUser(app.server, { credits: 10 });

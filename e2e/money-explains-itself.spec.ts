@@ -134,7 +134,6 @@ describe('money that explains itself', () => {
       // On purpose: the retry refused for too little credit (400).
       expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
     },
-    120_000,
   );
 
   it.each(VIEWPORTS)('offers a suspended service "Add funds" with the amount that renews it, filled in on Billing, at %s', async (_label, viewport) => {
@@ -195,7 +194,6 @@ describe('money that explains itself', () => {
       expect([...errors, ...own.errors]).toEqual([]);
       await own.context.close();
     },
-    120_000,
   );
 
   it.each(VIEWPORTS)(

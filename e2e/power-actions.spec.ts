@@ -117,7 +117,7 @@ describe('power actions on the service page', () => {
         // A pattern, not a string: a string would find it in "Restarted by you" too (any case).
         await events.getByText(/Started by you/).waitFor();
         expect(errors).toEqual([]);
-      }, 120_000);
+      });
     }
   }
 
@@ -187,7 +187,7 @@ describe('power actions on the service page', () => {
     await header.getByText('Installation failed', { exact: true }).waitFor();
     await expect(button(page, 'start', 'pw-refused').count()).resolves.toBe(0);
     await expect(button(page, 'restart', 'pw-refused').count()).resolves.toBe(0);
-  }, 120_000);
+  });
 
   it('says so when the power state cannot be read', async () => {
     const user = await userIn('light');
@@ -199,7 +199,7 @@ describe('power actions on the service page', () => {
     await page.goto(`${app.url}/dashboard/services/${id}`);
     await page.getByRole('region', { name: 'pw-unread' }).getByRole('alert').getByText(POWER_LOAD_FAILED).waitFor({ timeout: 30_000 });
     await expect(button(page, 'restart', 'pw-unread').count()).resolves.toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("power actions in the admin's fleet", () => {
@@ -242,6 +242,6 @@ describe("power actions in the admin's fleet", () => {
       const events = own.page.getByRole('region', { name: 'Event history' });
       await events.getByText('Stopped by an admin').waitFor();
       await events.getByText(/Started by an admin/).waitFor();
-    }, 120_000);
+    });
   }
 });

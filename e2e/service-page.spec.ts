@@ -420,6 +420,6 @@ describe('service page at a laptop and a phone, in both themes', () => {
       await expect(todayBar.evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
       await expect.poll(() => today.innerText()).toContain('4m of 8h today');
       expect(errors).toEqual([]);
-    }, 120_000);
+    });
   }
 });
