@@ -43,6 +43,5 @@ export async function ceilingSignIn(t: Timing): Promise<LoadResult> {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     errors,
-    statusCodes: {},
   };
 }

@@ -78,6 +78,5 @@ const result: LoadResult = {
   p50: r.latency.p50,
   p99: r.latency.p99,
   errors: r.errors + r.timeouts + r.non2xx,
-  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count])),
 };
 process.stdout.write(JSON.stringify(result));

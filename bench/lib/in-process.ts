@@ -24,6 +24,5 @@ export async function runInProcess(seconds: number, fn: (i: number) => Promise<u
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     errors,
-    statusCodes: {},
   };
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ROOT } from '../../src/server/paths';
+import { runWrk } from './wrk';
 
 type Common = { method: 'GET' | 'POST'; path: string; headers: Record<string, string> };
 
@@ -14,11 +15,19 @@ export type Scenario =
 /** `rate`: requests per second over all connections (autocannon's overallRate); unset, as fast as answered. */
 export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario; rate?: number };
 
-/** Latencies in milliseconds; `errors` counts connection errors, timeouts and non-2xx answers. */
-export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number; statusCodes: Record<string, number> };
+/** Latencies in milliseconds; `errors` counts connection errors, timeouts and error statuses. */
+export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
+
+/**
+ * Runs one load: closed loops with wrk (bench/lib/wrk.ts), which costs the machine about what
+ * pgbench does; a load held to a rate with autocannon, which wrk cannot hold to one.
+ */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return spec.rate === undefined ? runWrk(spec) : runAutocannon(spec);
+}
 
 /** Runs autocannon in a child process (bench/lib/drive.ts) and returns its summary. */
-export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/drive.ts', JSON.stringify(spec)], {
       cwd: ROOT,

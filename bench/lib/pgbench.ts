@@ -59,7 +59,7 @@ export async function runPgbench(url: string, script: string, clients: number, s
       .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'))
       .map((l) => Number(l.split(' ')[2]) / 1000)
       .sort((a, b) => a - b);
-    return { requests: latencies.length, rps: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: failed, statusCodes: {} };
+    return { requests: latencies.length, rps: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: failed };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
