@@ -1,5 +1,7 @@
 // npm run bench:instructions: machine instructions per request of case 1 and case 2, counted by
-// valgrind's callgrind in one HTTP process on PostgreSQL. Unlike requests per second, the count
+// valgrind's callgrind in one HTTP process on PostgreSQL, and of case 1 on its floor
+// (bench/lib/floor-server.ts: the same token check and statement through the same pool, and
+// nothing else). Unlike requests per second, the count
 // hardly moves with the machine's load (two runs of the same code differed by 1.3 % at most), so it can
 // tell a few per cent apart on a shared machine. Compare two versions by running it in each.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { SIZES } from './cases/scale';
 import { anonKey, signIn, type Session } from './lib/http';
 import { actors, growScale, seedActors } from './lib/seed';
-import { startServer, type RunningServer } from './lib/server';
+import { FLOOR, startServer, type RunningServer } from './lib/server';
 import { SERVICES_QUERY } from './lib/statements';
 import { postgresTarget } from './lib/targets';
 
@@ -65,18 +67,22 @@ try {
   await seedActors(db);
   await growScale(db, ...SIZES[0]!);
   await db.close();
-  const server = await startServer(
-    { ...target.env, WEB_CONCURRENCY: '1', ...NAMES },
-    { wrapper: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`] },
-  );
+  const callgrind = { wrapper: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`] };
+  const env = { ...target.env, WEB_CONCURRENCY: '1', ...NAMES };
+  /** Case 1's request to `url`, as the reader signed in with `token`. */
+  const readAt = (url: string, apikey: string, token: string) => async () => {
+    const r = await fetch(`${url}/rest/v1/services${SERVICES_QUERY}`, { headers: { apikey, authorization: `Bearer ${token}` } });
+    if (r.status !== 200) throw new Error(`case 1 answered ${r.status}`);
+    await r.arrayBuffer();
+  };
+  const server = await startServer(env, callgrind);
+  let case1: number;
+  let case2: number;
+  let apikey: string;
+  let reader: Session;
   try {
-    const apikey = await anonKey(server.url);
-    const reader = await signIn(server.url, apikey, actors.reader);
-    const read = async () => {
-      const r = await fetch(`${server.url}/rest/v1/services${SERVICES_QUERY}`, { headers: { apikey, authorization: `Bearer ${reader.access_token}` } });
-      if (r.status !== 200) throw new Error(`case 1 answered ${r.status}`);
-      await r.arrayBuffer();
-    };
+    apikey = await anonKey(server.url);
+    reader = await signIn(server.url, apikey, actors.reader);
     let session: Session = await signIn(server.url, apikey, actors.refreshers[0]!);
     const refresh = async () => {
       const r = await fetch(`${server.url}/auth/v1/token?grant_type=refresh_token`, {
@@ -87,14 +93,27 @@ try {
       if (r.status !== 200) throw new Error(`case 2 answered ${r.status}`);
       session = (await r.json()) as Session;
     };
-    const case1 = await count(server, out, read);
-    const case2 = await count(server, out, refresh);
-    console.log(`case 1 GET /rest/v1/services: ${Math.round(case1).toLocaleString('en')} instructions per request`);
-    console.log(`case 2 POST /auth/v1/token refresh: ${Math.round(case2).toLocaleString('en')} instructions per request`);
+    case1 = await count(server, out, readAt(server.url, apikey, reader.access_token));
+    case2 = await count(server, out, refresh);
   } finally {
     await server.stop();
     rmSync(out, { force: true });
   }
+  // The floor has no sign-in: the reader's token from the server's stays valid.
+  const floor = await startServer(env, { ...callgrind, entry: FLOOR });
+  let floor1: number;
+  try {
+    floor1 = await count(floor, out, readAt(floor.url, apikey, reader.access_token));
+  } finally {
+    await floor.stop();
+    rmSync(out, { force: true });
+  }
+  const n = (x: number) => Math.round(x).toLocaleString('en');
+  console.log(`case 1 GET /rest/v1/services: ${n(case1)} instructions per request`);
+  console.log(`case 2 POST /auth/v1/token refresh: ${n(case2)} instructions per request`);
+  console.log(
+    `case 1 on its floor (bench/lib/floor-server.ts): ${n(floor1)} instructions per request; the server spends ${n(case1 - floor1)} more (${Math.round((case1 / floor1 - 1) * 100)} %)`,
+  );
 } finally {
   await target.dispose();
 }

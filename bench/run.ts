@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../src/server/paths';
 import { buildIfStale } from '../scripts/source-stamp.mjs';
-import { signInActors, type Timing } from './cases/context';
+import { signInActors, type Live, type Timing } from './cases/context';
 import { ceilingCreateService, loadCreateService } from './cases/create-service';
 import { ceilingEmbedRead, loadEmbedRead } from './cases/embed-read';
 import { measureMonitor, MONITOR_SIZES, type MonitorPoint } from './cases/node-monitor';
 import { measureDbTimes, measureScale, SIZES, type ScalePoint } from './cases/scale';
-import { ceilingServicesRead, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
+import { ceilingServicesRead, CONNECTIONS as SERVICES_CONNECTIONS, loadServicesRead, unpreparedServicesRead } from './cases/services-read';
 import { ceilingSignIn, loadSignIn } from './cases/sign-in';
 import { soak } from './soak';
 import { ceilingTokenRefresh, loadTokenRefresh, statementTokenRefresh } from './cases/token-refresh';
@@ -25,7 +25,7 @@ import { WEB_BUDGETS, webBudgets } from './cases/web-budgets';
 import type { LoadResult } from './lib/load';
 import { load, ms, num, printTable, verdict, type Row } from './lib/report';
 import { deleteCreatedServices, growScale, seedActors } from './lib/seed';
-import { startServer, type RunningServer } from './lib/server';
+import { FLOOR, startServer, type RunningServer } from './lib/server';
 import { pgliteTarget, postgresTarget, type Kind, type Target } from './lib/targets';
 
 const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, db: { type: 'string' }, web: { type: 'boolean' }, soak: { type: 'boolean' } } });
@@ -36,21 +36,30 @@ const sizes = opts.quick ? SIZES.slice(0, 2) : SIZES;
 const kinds: Kind[] = opts.db === 'postgres' || opts.db === 'pglite' ? [opts.db] : ['postgres', 'pglite'];
 
 type Pair = { server: LoadResult; ceiling: LoadResult };
+/**
+ * The rounds of a case: server and ceiling measured one after the other, ROUNDS times, alternating.
+ * A single pair on this machine moves 10 to 45 %; the median ratio of three, and their spread, less.
+ */
+type Rounds = Pair[];
+const ROUNDS = 3;
 type KindResult = {
   version: string;
   startSeconds: number;
   startSecondsLargest: number;
   idleRssMb: number;
   loadRssMb: number;
-  case1: Pair;
+  case1: Rounds;
+  /** Case 1 against its floor (bench/lib/floor-server.ts) in each round: the request path's reference. */
+  case1Floor: Rounds;
   /** PostgreSQL only: case 1's ceiling with its statements parsed and planned every time. */
   case1Unprepared?: LoadResult | undefined;
-  case2: Pair;
-  /** The refresh grant's statement alone, without the server. */
-  case2Statement: LoadResult;
-  case3: Pair;
+  /** Against the refresh grant's statement alone, without the server. */
+  case2: Rounds;
+  /** The bare JWT signer of each round: how much of it the statement leaves reachable. */
+  case2Jwt: LoadResult[];
+  case3: Rounds;
   /** Sign-ins against the same bcrypt verifications alone. */
-  case8: Pair;
+  case8: Rounds;
   /** A two-level embed: products, their services, the services' events. */
   case9: Pair;
   /** Case 1 again, while case 8 runs beside it at full speed. */
@@ -73,6 +82,11 @@ async function peakRss(server: RunningServer, work: () => Promise<LoadResult>): 
   }
 }
 
+/**
+ * One database's column. Cases 1, 2, 3 and 8 run in ROUNDS rounds: the server's loads, then, with
+ * the server stopped (PGlite's folder admits one process), their ceilings and case 1's floor. The
+ * other cases run in the first round.
+ */
 async function benchKind(target: Target): Promise<KindResult> {
   log(`${target.kind}: first start (migrations), then seeding`);
   await (await startServer(target.env)).stop();
@@ -82,78 +96,94 @@ async function benchKind(target: Target): Promise<KindResult> {
   await growScale(db, ...sizes[0]!);
   await db.close();
 
-  let server = await startServer(target.env);
-  const startSeconds = server.startSeconds;
-  await new Promise((r) => setTimeout(r, 2000));
-  const idleRssMb = server.rssMb();
-  let live = await signInActors(server, target);
-  log(`${target.kind}: case 1`);
-  const { result: read, rss: loadRssMb } = await peakRss(server, () => loadServicesRead(live, timing));
-  log(`${target.kind}: case 2`);
-  const refresh = await loadTokenRefresh(live, timing);
-  log(`${target.kind}: case 9`);
-  const embed = await loadEmbedRead(live, timing);
-  log(`${target.kind}: case 8`);
-  const signIn = await loadSignIn(live, timing);
-  log(`${target.kind}: case 1 while case 8 runs`);
-  const [readUnderSignIn] = await Promise.all([loadServicesRead(live, timing), loadSignIn(live, timing)]);
-  log(`${target.kind}: case 4 at ${sizes[0]!.join('/')}`);
-  const scale = [await measureScale(live, scaleTiming, ...sizes[0]!)];
-  log(`${target.kind}: case 3`);
-  const create = await loadCreateService(live, timing);
-  await server.stop();
+  const r: Omit<KindResult, 'version' | 'startSecondsLargest' | 'case9' | 'case8Read' | 'scale' | 'monitor' | 'case1Unprepared'> = {
+    startSeconds: 0,
+    idleRssMb: 0,
+    loadRssMb: 0,
+    case1: [],
+    case1Floor: [],
+    case2: [],
+    case2Jwt: [],
+    case3: [],
+    case8: [],
+  };
+  let first: Pick<KindResult, 'case9' | 'case8Read' | 'scale' | 'monitor' | 'case1Unprepared'> | undefined;
+  let live: Live | undefined;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const server = await startServer(target.env);
+    live = await signInActors(server, target);
+    log(`${target.kind}: round ${round}: the server, cases 1, 2, 3 and 8`);
+    let read: LoadResult;
+    if (round === 1) {
+      r.startSeconds = server.startSeconds;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      r.idleRssMb = server.rssMb();
+      ({ result: read, rss: r.loadRssMb } = await peakRss(server, () => loadServicesRead(live!, timing)));
+    } else read = await loadServicesRead(live, timing);
+    const refresh = await loadTokenRefresh(live, timing);
+    const create = await loadCreateService(live, timing);
+    const signIn = await loadSignIn(live, timing);
+    let embed: LoadResult | undefined;
+    let readUnderSignIn: LoadResult | undefined;
+    let scale: ScalePoint | undefined;
+    if (round === 1) {
+      log(`${target.kind}: case 9, case 1 while case 8 runs, case 4 at ${sizes[0]!.join('/')}`);
+      embed = await loadEmbedRead(live, timing);
+      [readUnderSignIn] = await Promise.all([loadServicesRead(live, timing), loadSignIn(live, timing)]);
+      scale = await measureScale(live, scaleTiming, ...sizes[0]!);
+    }
+    await server.stop();
 
-  // Ceilings with the server stopped: PGlite's folder has one process at a time.
-  db = await target.open();
-  log(`${target.kind}: ceilings`);
-  const readCeiling = await ceilingServicesRead(target, db, live, timing);
-  const readUnprepared = await unpreparedServicesRead(target, db, live, timing);
-  const embedCeiling = await ceilingEmbedRead(target, db, live, timing);
-  const createCeiling = await ceilingCreateService(target, db, live, timing);
-  const refreshStatement = await statementTokenRefresh(target, db, timing);
-  await deleteCreatedServices(db);
-  scale[0]!.db = await measureDbTimes(db, live, dbSeconds);
-  let monitor: MonitorPoint[] | undefined;
-  if (target.kind === 'postgres') {
-    log(`${target.kind}: case 7`);
-    monitor = [];
-    for (const nodes of MONITOR_SIZES) monitor.push(await measureMonitor(target, db, nodes, opts.quick ? 5 : 10));
+    log(`${target.kind}: round ${round}: the ceilings and case 1's floor`);
+    db = await target.open();
+    const readCeiling = await ceilingServicesRead(target, db, live, timing);
+    const createCeiling = await ceilingCreateService(target, db, live, timing);
+    const refreshStatement = await statementTokenRefresh(target, db, timing);
+    await deleteCreatedServices(db);
+    if (round === 1) {
+      const embedCeiling = await ceilingEmbedRead(target, db, live, timing);
+      scale!.db = await measureDbTimes(db, live, dbSeconds);
+      first = {
+        case1Unprepared: await unpreparedServicesRead(target, db, live, timing),
+        case9: { server: embed!, ceiling: embedCeiling },
+        case8Read: readUnderSignIn!,
+        scale: [scale!],
+      };
+      if (target.kind === 'postgres') {
+        log(`${target.kind}: case 7`);
+        first.monitor = [];
+        for (const nodes of MONITOR_SIZES) first.monitor.push(await measureMonitor(target, db, nodes, opts.quick ? 5 : 10));
+      }
+    }
+    await db.close();
+    r.case1.push({ server: read, ceiling: readCeiling });
+    r.case2.push({ server: refresh, ceiling: refreshStatement });
+    r.case2Jwt.push(await ceilingTokenRefresh(live, timing));
+    r.case3.push({ server: create, ceiling: createCeiling });
+    r.case8.push({ server: signIn, ceiling: await ceilingSignIn(timing) });
+    const floor = await startServer(target.env, { entry: FLOOR });
+    try {
+      r.case1Floor.push({ server: read, ceiling: await loadServicesRead({ ...live, server: floor }, timing) });
+    } finally {
+      await floor.stop();
+    }
   }
-  await db.close();
-  const refreshCeiling = await ceilingTokenRefresh(live, timing);
-  const signInCeiling = await ceilingSignIn(timing);
 
-  let startSecondsLargest = startSeconds;
+  let startSecondsLargest = r.startSeconds;
   for (const size of sizes.slice(1)) {
     log(`${target.kind}: growing to ${size.join('/')}`);
     db = await target.open();
     await growScale(db, ...size);
-    const dbTimes = await measureDbTimes(db, live, dbSeconds);
+    const dbTimes = await measureDbTimes(db, live!, dbSeconds);
     await db.close();
-    server = await startServer(target.env);
+    const server = await startServer(target.env);
     startSecondsLargest = server.startSeconds;
     live = await signInActors(server, target);
     log(`${target.kind}: case 4 at ${size.join('/')}`);
-    scale.push({ ...(await measureScale(live, scaleTiming, ...size)), db: dbTimes });
+    first!.scale.push({ ...(await measureScale(live, scaleTiming, ...size)), db: dbTimes });
     await server.stop();
   }
-  return {
-    version,
-    startSeconds,
-    startSecondsLargest,
-    idleRssMb,
-    loadRssMb,
-    case1: { server: read, ceiling: readCeiling },
-    case1Unprepared: readUnprepared,
-    case2: { server: refresh, ceiling: refreshCeiling },
-    case2Statement: refreshStatement,
-    case3: { server: create, ceiling: createCeiling },
-    case8: { server: signIn, ceiling: signInCeiling },
-    case9: { server: embed, ceiling: embedCeiling },
-    case8Read: readUnderSignIn!,
-    scale,
-    monitor,
-  };
+  return { version, startSecondsLargest, ...r, ...first! };
 }
 
 if (!buildIfStale(ROOT)) process.exit(1);
@@ -176,99 +206,120 @@ const cols = kinds.map((k) => results[k]!);
 const ceilingName = (k: Kind): string => (k === 'postgres' ? 'pgbench' : 'in-process');
 const ratio = (p: Pair) => p.server.rps / p.ceiling.rps;
 const pct = (x: number) => `${num(x * 100)}%`;
+/** The round whose ratio is the median, which the table shows and judges. */
+const median = (rounds: Rounds): Pair => [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(rounds.length / 2)]!;
+/** The ratios' spread over the rounds, lowest to highest. */
+const spread = (rounds: Rounds) => {
+  const rs = rounds.map(ratio);
+  return `rounds ${pct(Math.min(...rs))}–${pct(Math.max(...rs))}`;
+};
 const missed: string[] = [];
 const judge = (label: string, met: boolean, text: string) => {
   if (!met) missed.push(`${label}: ${text}`);
   return verdict(met, text);
 };
 const rows: Row[] = [];
-/** A case against its ceiling: its row, the ceiling's, and the verdict `judgeKind` gives each column. */
+/**
+ * A case against its ceiling: its row, the ceiling's, and the verdict `judgeKind` gives each
+ * column on the median round, with the spread of the rounds beside it.
+ */
 const pairRows = (
   n: string,
   title: string,
   budget: string,
-  pick: (r: KindResult) => Pair,
-  judgeKind: (k: Kind, r: KindResult) => [boolean, string],
+  pick: (r: KindResult) => Rounds,
+  judgeKind: (k: Kind, p: Pair) => [boolean, string],
   ceiling = ceilingName,
 ) => {
-  rows.push({ label: `${n} ${title}`, budget: '', cells: cols.map((r) => load(pick(r).server)) });
+  rows.push({ label: `${n} ${title}`, budget: '', cells: cols.map((r) => load(median(pick(r)).server)) });
   rows.push({
     label: '  ceiling',
     budget: '',
-    cells: kinds.map((k, i) => `${ceiling(k)}: ${load(pick(cols[i]!).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`),
+    cells: kinds.map((k, i) => `${ceiling(k)}: ${load(median(pick(cols[i]!)).ceiling, ceiling === ceilingName ? 'tx/s' : 'req/s')}`),
   });
   rows.push({
-    label: '  ratio to ceiling',
+    label: `  ratio to ceiling${pick(cols[0]!).length > 1 ? `, median of ${pick(cols[0]!).length}` : ''}`,
     budget,
     cells: kinds.map((k, i) => {
-      const [met, text] = judgeKind(k, cols[i]!);
-      return judge(`case ${n} ${k}`, met, text);
+      const rounds = pick(cols[i]!);
+      const [met, text] = judgeKind(k, median(rounds));
+      return `${judge(`case ${n} ${k}`, met, text)}${rounds.length > 1 ? ` (${spread(rounds)})` : ''}`;
     }),
   });
 };
-// Case 1 on PostgreSQL against pgbench's own rate and tail; PGlite keeps the budgets of issue 7.
+// Case 1: on PostgreSQL against pgbench's own rate and tail. On PGlite, which runs one statement
+// at a time, p99 at 32 connections cannot be below 32 ÷ the in-process throughput (Little's law):
+// the budget is twice that.
 pairRows(
   '1',
   'GET /rest/v1/services, 32 conn',
-  '≥ 60%, p99 ≤ 2× pgbench, 0 errors (PGlite: ≥ 50%, p99 ≤ 20 ms)',
+  '≥ 60%, p99 ≤ 2× pgbench, 0 errors (PGlite: ≥ 50%, p99 ≤ 2 × 32 ÷ in-process)',
   (r) => r.case1,
-  (k, r) => {
-    const p = r.case1;
-    const tail = k === 'postgres' ? p.server.p99 <= 2 * p.ceiling.p99 : p.server.p99 <= 20;
-    const tailText = k === 'postgres' ? `p99 ${num(p.server.p99 / p.ceiling.p99, 2)}× pgbench's` : `p99 ${ms(p.server.p99)}`;
-    return [ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && tail && p.server.errors === 0, `${pct(ratio(p))}, ${tailText}, ${p.server.errors} err`];
+  (k, p) => {
+    const bound = k === 'postgres' ? 2 * p.ceiling.p99 : (2 * SERVICES_CONNECTIONS * 1000) / p.ceiling.rps;
+    const tailText = k === 'postgres' ? `p99 ${num(p.server.p99 / p.ceiling.p99, 2)}× pgbench's` : `p99 ${ms(p.server.p99)} of ${ms(bound)}`;
+    return [
+      ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && p.server.p99 <= bound && p.server.errors === 0,
+      `${pct(ratio(p))}, ${tailText}, ${p.server.errors} err`,
+    ];
   },
 );
+rows.push({
+  label: '    its floor: one Hono route, the same token check and statement',
+  budget: '',
+  cells: cols.map((r) => {
+    const m = median(r.case1Floor);
+    return `${load(m.ceiling)}; the server at ${pct(ratio(m))} of it (${spread(r.case1Floor)})`;
+  }),
+});
 rows.push({
   label: '    ceiling with statements parsed each time',
   budget: '',
   cells: cols.map((r) =>
-    r.case1Unprepared ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(r.case1.server.rps / r.case1Unprepared.rps)} of it` : '-',
+    r.case1Unprepared
+      ? `pgbench -M extended: ${load(r.case1Unprepared, 'tx/s')}; the server at ${pct(median(r.case1).server.rps / r.case1Unprepared.rps)} of it`
+      : '-',
   ),
 });
-// Case 2 on PostgreSQL against its own statement run by pgbench (the database's share of the
-// work); the JWT ceiling is shown beside it. PGlite keeps its budget against the JWT ceiling.
+// Case 2 against its own statement with no server (the database's share of the work); the JWT
+// signer is shown beside it: on PGlite the statement alone is a few per cent of it.
 pairRows(
   '2',
   'POST /auth/v1/token refresh, 32 conn',
-  '≥ 70% of its statement (PGlite: ≥ 30% of the ceiling)',
+  '≥ 70% of its statement',
   (r) => r.case2,
-  (k, r) => {
-    const ofStatement = r.case2.server.rps / r.case2Statement.rps;
-    return k === 'postgres'
-      ? [ofStatement >= 0.7, `${pct(ofStatement)} of its statement, ${pct(ratio(r.case2))} of the ceiling`]
-      : [ratio(r.case2) >= 0.3, pct(ratio(r.case2))];
-  },
-  () => 'bare Hono, one JWT signed',
+  (_k, p) => [ratio(p) >= 0.7, `${pct(ratio(p))} of its statement`],
+  (k) => `its statement alone, ${ceilingName(k)}`,
 );
 rows.push({
-  label: '    its statement alone, no server',
+  label: '    bare Hono, one JWT signed',
   budget: '',
-  cells: kinds.map(
-    (k, i) => `${ceilingName(k)}: ${load(cols[i]!.case2Statement, 'tx/s')}; ${pct(cols[i]!.case2Statement.rps / cols[i]!.case2.ceiling.rps)} of the ceiling`,
-  ),
+  cells: cols.map((r) => {
+    const jwt = [...r.case2Jwt].sort((a, b) => a.rps - b.rps)[Math.floor(r.case2Jwt.length / 2)]!;
+    return `${load(jwt)}; the statement alone at ${pct(median(r.case2).ceiling.rps / jwt.rps)} of it`;
+  }),
 });
 pairRows(
   '3',
   'POST rpc/create_service_securely, 16 conn/users',
   '≥ 50%',
   (r) => r.case3,
-  (_k, r) => [ratio(r.case3) >= 0.5, pct(ratio(r.case3))],
+  (_k, p) => [ratio(p) >= 0.5, pct(ratio(p))],
 );
 // Case 9: the embed's SQL costs the database more than case 1's, so the server's own share is smaller.
 pairRows(
   '9',
   'GET /rest/v1/products, two-level embed, 32 conn',
   '≥ 60% (PGlite: ≥ 50%), 0 errors',
-  (r) => r.case9,
-  (k, r) => [ratio(r.case9) >= (k === 'postgres' ? 0.6 : 0.5) && r.case9.server.errors === 0, `${pct(ratio(r.case9))}, ${r.case9.server.errors} err`],
+  (r) => [r.case9],
+  (k, p) => [ratio(p) >= (k === 'postgres' ? 0.6 : 0.5) && p.server.errors === 0, `${pct(ratio(p))}, ${p.server.errors} err`],
 );
 pairRows(
   '8',
   'POST /auth/v1/token password, 16 conn',
   '≥ 80%',
   (r) => r.case8,
-  (_k, r) => [ratio(r.case8) >= 0.8, pct(ratio(r.case8))],
+  (_k, p) => [ratio(p) >= 0.8, pct(ratio(p))],
   () => 'the bcrypt checks alone, 16 at a time',
 );
 rows.push({
@@ -276,8 +327,8 @@ rows.push({
   budget: 'p99 ≤ 1.5× case 1',
   cells: kinds.map((k, i) => {
     const r = cols[i]!;
-    const growth = r.case8Read.p99 / r.case1.server.p99;
-    return judge(`case 8 reads ${k}`, growth <= 1.5 && r.case8Read.errors === 0, `${load(r.case8Read)}; p99 ${num(growth, 2)}×`);
+    const growth = r.case8Read.p99 / r.case1[0]!.server.p99;
+    return judge(`case 8 reads ${k}`, growth <= 1.5 && r.case8Read.errors === 0, `${load(r.case8Read)}; p99 ${num(growth, 2)}× round 1's`);
   }),
 });
 for (const [i, size] of sizes.entries()) {

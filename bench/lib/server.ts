@@ -24,19 +24,22 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
+/** The floor of case 1 (bench/lib/floor-server.ts), started with the server's environment as the server is. */
+export const FLOOR = ['--import', 'tsx', 'bench/lib/floor-server.ts'];
+
 /**
  * Starts the server the way `npm start` does (scripts/start.mjs: build check, then dist/server/main.js
  * in the same process, so the pid is the server's). The worker is off and logs are warnings only,
  * so that the load measures the request path. Rate limits are off, and one caller may use the whole
  * pool (DATABASE_CLIENT_SLOTS), because each case's load comes from one address or one user.
  */
-export async function startServer(env: Record<string, string>, opts: { wrapper?: string[] } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, opts: { wrapper?: string[]; entry?: string[] } = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const started = performance.now();
   // A wrapper (valgrind, in bench:instructions) runs node under it, with the same arguments.
-  const [command, ...args] = [...(opts.wrapper ?? []), process.execPath, 'scripts/start.mjs'];
+  const [command, ...args] = [...(opts.wrapper ?? []), process.execPath, ...(opts.entry ?? ['scripts/start.mjs'])];
   const child: ChildProcess = spawn(command!, args, {
     cwd: ROOT,
     env: {
