@@ -99,8 +99,9 @@ try {
     await server.stop();
     rmSync(out, { force: true });
   }
-  // The floor has no sign-in: the reader's token from the server's stays valid.
-  const floor = await startServer(env, { ...callgrind, entry: FLOOR });
+  // The floor has no sign-in: the reader's token from the server's stays valid, checked against
+  // the server's issuer (its PUBLIC_URL).
+  const floor = await startServer({ ...env, PUBLIC_URL: server.url }, { ...callgrind, entry: FLOOR });
   let floor1: number;
   try {
     floor1 = await count(floor, out, readAt(floor.url, apikey, reader.access_token));

@@ -161,7 +161,8 @@ async function benchKind(target: Target): Promise<KindResult> {
     r.case2Jwt.push(await ceilingTokenRefresh(live, timing));
     r.case3.push({ server: create, ceiling: createCeiling });
     r.case8.push({ server: signIn, ceiling: await ceilingSignIn(timing) });
-    const floor = await startServer(target.env, { entry: FLOOR });
+    // The reader's token is checked against the issuer that signed it: the server's PUBLIC_URL.
+    const floor = await startServer({ ...target.env, PUBLIC_URL: live.server.url }, { entry: FLOOR });
     try {
       r.case1Floor.push({ server: read, ceiling: await loadServicesRead({ ...live, server: floor }, timing) });
     } finally {
