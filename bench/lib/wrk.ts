@@ -14,9 +14,13 @@ const THREADS = 2;
 /** What done() prints before its JSON, to find it among wrk's own summary. */
 const MARK = '@@nodeharbor-wrk@@';
 
-/** A Lua string literal: every byte outside printable ASCII, and quotes and backslashes, as \ddd. */
+/**
+ * A Lua string literal: every byte outside printable ASCII, and quotes and backslashes, as \ddd,
+ * always three digits: a shorter escape would take in a digit that follows it.
+ */
 function lua(s: string): string {
-  return `"${[...Buffer.from(s, 'utf8')].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${b}`)).join('')}"`;
+  const escape = (b: number) => `\\${String(b).padStart(3, '0')}`;
+  return `"${[...Buffer.from(s, 'utf8')].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : escape(b))).join('')}"`;
 }
 const luaTable = (values: readonly string[]) => `{${values.map(lua).join(', ')}}`;
 const luaHeaders = (h: Record<string, string>) =>
