@@ -58,6 +58,10 @@ export async function startServer(env: Record<string, string>, opts: { wrapper?:
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  // A bench that fails leaves no server behind (its HTTP processes stop with their primary).
+  const orphan = () => child.kill('SIGTERM');
+  process.once('exit', orphan);
+  void exited.then(() => process.off('exit', orphan));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     if (performance.now() - started > 300_000) throw new Error(`the server did not become healthy:\n${output}`);

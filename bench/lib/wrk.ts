@@ -11,6 +11,8 @@ import type { LoadResult, LoadSpec } from './load';
 const WRK = process.env.WRK ?? '/usr/bin/wrk';
 /** wrk's threads: the machine's two cores, as pgbench's -j 2. */
 const THREADS = 2;
+/** wrk runs so far in this process: names made in one run are never made again in the next. */
+let runs = 0;
 /** What done() prints before its JSON, to find it among wrk's own summary. */
 const MARK = '@@nodeharbor-wrk@@';
 
@@ -90,7 +92,7 @@ end
   const [before, after] = JSON.stringify({ ...s.args, p_name: '\u0000' }).split('\\u0000');
   return `${head}local tokens = ${luaTable(s.tokens)}
 local items = ${luaTable(users)}
-local run = ${lua(String(process.pid))}
+local run = ${lua(`${process.pid.toString(36)}${(runs++).toString(36)}`)}
 local made = 0
 ${QUEUE}
 function request()
