@@ -1,8 +1,9 @@
 // The floor of case 1's request path (issue 40): a bare Hono handler that verifies the reader's JWT
 // with the server's verifyJwt and runs the server's own statement for GET /rest/v1/services through
-// the server's own Database (its pool, prepared batch and encryption keys), and answers its body.
-// No routing beyond one route, no schema cache, no parse or plan, no logging, no request id, no fair
-// share, no CORS or security headers: whatever the server spends beyond this is the list in
+// the server's own Database as bootstrap builds it (its pool, prepared batch, encryption keys and
+// the pool's fair share), and answers its body. No routing beyond one route, no schema cache, no
+// parse or plan, no logging, no request id, no share-by-caller middleware, no CORS or security
+// headers, no apikey check: whatever the server spends beyond this is the list in
 // bench/README.md. Run as the server runs: one process per core on PostgreSQL (node:cluster, each
 // process accepting on the one listening socket, as decision 034's processes do), one on PGlite.
 // Listens on PORT and HOST, as the server; GET /healthz answers 200 once a process listens.
