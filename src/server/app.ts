@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { authRoutes } from './auth/auth.routes';
 import type { AppDeps } from './deps';
 import { functionRoutes } from './functions/functions.routes';
-import { requestIds } from './http/request-context';
+import { requestIdOf, requestIds } from './http/request-context';
 import { requestLog } from './http/request-log';
 import { shareByCaller } from './http/share-by-caller';
 import { classifyDbFailure, failureMessage } from './db/db-failure';
@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): Hono {
     // The database's passing failures are logged once per incident (db/outage-log.ts), not here.
     const failure = classifyDbFailure(err);
     if (failure) return c.json({ code: failure.code, message: failureMessage(failure) }, failure.status, { 'Retry-After': String(failure.retryAfter) });
-    logger.error('unhandled error', { path: c.req.path, err });
+    logger.error('unhandled error', { path: c.req.path, requestId: requestIdOf(c), err });
     return c.json({ code: 'unexpected_failure', message: 'Internal server error' }, 500);
   });
 

@@ -15,6 +15,7 @@ import { runAs } from '../db/fair-share';
 import { withClaims } from '../db/with-claims';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
+import { requestIdOf } from '../http/request-context';
 import { hitRateLimit } from '../http/rate-limit';
 import ipaddr from 'ipaddr.js';
 
@@ -160,5 +161,9 @@ export function asTokenOwner<T>(deps: Pick<AppDeps, 'db'>, c: Context, fn: (tx: 
     amr: [{ method: 'api_token', timestamp: Math.floor(Date.now() / 1000) }],
     token_id: caller.tokenId,
   };
-  return withClaims(deps.db, { role: 'authenticated', claims, method: c.req.method, path: c.req.path, readOnly: opts?.readOnly }, fn);
+  return withClaims(
+    deps.db,
+    { role: 'authenticated', claims, method: c.req.method, path: c.req.path, requestId: requestIdOf(c), readOnly: opts?.readOnly },
+    fn,
+  );
 }

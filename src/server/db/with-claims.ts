@@ -1,4 +1,3 @@
-import { currentLogContext } from '../http/request-context';
 import type { Database, Queryable, QueryResult, Statement } from './database';
 import { withStatementDeadline } from './statement-watchdog';
 
@@ -18,6 +17,8 @@ export type RequestContext = {
   readOnly?: boolean;
   /** `statement_timeout` for the rest of the transaction, e.g. '3s'; the role's default when absent. */
   statementTimeout?: string;
+  /** The request's id (requestIds), for the jobs its SQL enqueues. */
+  requestId?: string | undefined;
   /** On the embedded database, which cannot keep statement_timeout: each statement's deadline in ms. */
   embeddedDeadlineMs?: number;
 };
@@ -52,7 +53,7 @@ export function claimsStatement(ctx: RequestContext): Statement {
   // The request's id, for the jobs it enqueues (nodeharbor.jobs.request_id): the one the server
   // assigned, written last, where json and jsonb take it over a raw header the client sent. Added
   // to the text, as copying the headers object into a new one cost ~100k instructions a request.
-  const requestId = currentLogContext()?.requestId;
+  const { requestId } = ctx;
   const headersText = requestId ? `${headers.slice(0, -1)}${headers === '{}' ? '' : ','}"x-request-id":${JSON.stringify(requestId)}}` : headers;
   return {
     sql: `with settings as (

@@ -4,6 +4,7 @@ import type { ZodError } from 'zod';
 import type { RequestContext } from '../db/with-claims';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
+import { requestIdOf } from '../http/request-context';
 import { hitRateLimit, type Limit } from '../http/rate-limit';
 import { BODY_NOT_RECEIVED, containsNul, JSON_TOO_DEEP, parseJsonBody, readBodyText } from '../http/json-body';
 
@@ -58,5 +59,12 @@ export function callerContext(
   caller: { claims: Record<string, unknown> },
   opts: Pick<RequestContext, 'readOnly'> = {},
 ): RequestContext {
-  return { role: 'authenticated', claims: caller.claims, headers: c.req.header(), clientAddress: clientIp(c, deps.config.trustProxy), ...opts };
+  return {
+    role: 'authenticated',
+    claims: caller.claims,
+    headers: c.req.header(),
+    clientAddress: clientIp(c, deps.config.trustProxy),
+    requestId: requestIdOf(c),
+    ...opts,
+  };
 }

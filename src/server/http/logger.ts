@@ -1,5 +1,4 @@
 import { pino } from 'pino';
-import { currentLogContext } from './request-context';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -11,8 +10,7 @@ const errorField = (v: unknown) => (v instanceof Error ? pino.stdSerializers.err
 
 /**
  * pino at `level`, writing through `write` (stdout by default, a test's array otherwise). Each line
- * has the time (ISO), the level by name, `msg`, the fields, and the request id or job of the
- * request or job it was written for (request-context.ts).
+ * has the time (ISO), the level by name, `msg` and the fields.
  */
 export function createLogger(level: Level | 'silent', write?: (line: string) => void): Logger {
   const log = pino(
@@ -22,7 +20,6 @@ export function createLogger(level: Level | 'silent', write?: (line: string) => 
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: errorField, error: errorField },
-      mixin: () => currentLogContext() ?? {},
     },
     write ? { write: (s: string) => write(s.trimEnd()) } : pino.destination({ dest: 1, sync: true }),
   );
@@ -30,5 +27,14 @@ export function createLogger(level: Level | 'silent', write?: (line: string) => 
     (l: Level) =>
     (msg: string, fields: Record<string, unknown> = {}) =>
       log[l](fields, msg);
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** `logger` with `fields` on every line it writes: a job's lines name the job and the request that enqueued it. */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  const at =
+    (l: Level) =>
+    (msg: string, more: Record<string, unknown> = {}) =>
+      logger[l](msg, { ...fields, ...more });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from './logger';
+import { requestIdOf } from './request-context';
 
 /**
  * One line per request. Only the path is logged, never the query string, headers or body:
@@ -14,6 +15,7 @@ export function requestLog(logger: Logger): MiddlewareHandler {
       path: c.req.path,
       status: c.res.status,
       ms: Math.round((performance.now() - start) * 10) / 10,
+      requestId: requestIdOf(c),
     });
   };
 }

@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/database';
-import { currentLogContext } from '../http/request-context';
 
 /** A job as a worker holds it after claiming it. */
 export type ClaimedJob = { id: number; task: string; payload: unknown; attempts: number; maxAttempts: number; requestId: string | null };
@@ -10,6 +9,8 @@ export type EnqueueOptions = {
   /** Not before this time (delayed and scheduled jobs). */
   runAt?: Date;
   maxAttempts?: number;
+  /** The request that enqueues it (requestIdOf), or the job that does: its id goes with the job into the worker's log lines. */
+  requestId?: string | null | undefined;
 };
 
 /**
@@ -23,8 +24,7 @@ export async function enqueue(q: Queryable, task: string, payload: unknown, opts
     opts.key ?? null,
     opts.runAt?.toISOString() ?? null,
     opts.maxAttempts ?? null,
-    // The request being served, if any: its id goes with the job into the worker's log lines.
-    currentLogContext()?.requestId ?? null,
+    opts.requestId ?? null,
   ]);
   return rows[0]?.id ?? null;
 }

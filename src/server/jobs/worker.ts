@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { classifyDbFailure } from '../db/db-failure';
-import { withLogContext } from '../http/request-context';
+import { withFields } from '../http/logger';
 import { claim, complete, extendLeases, fail, failAbandoned, handBack, postpone, type ClaimedJob, type TaskFilter } from './queue';
 import { taskRegistry, type Schedule } from './registry';
 import { LANES, NotYet, type JobDeps, type Lane, type Task } from './task';
@@ -92,45 +92,50 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
   );
 
   // A job that failed for good: its task may say so where people look (a service's log).
+  // A job's log lines name the job, and the request that enqueued it.
+  const loggerOf = (job: ClaimedJob) => withFields(deps.logger, { job: job.id, ...(job.requestId ? { requestId: job.requestId } : {}) });
+
   const gaveUp = async (job: ClaimedJob, error: string) => {
-    deps.logger.error('job gave up', { job: job.id, task: job.task, attempts: job.attempts, error });
+    const logger = loggerOf(job);
+    logger.error('job gave up', { task: job.task, attempts: job.attempts, error });
     const task = tasks.get(job.task);
     const payload = task?.payload.safeParse(job.payload);
     if (!task?.onFailed || !payload?.success) return;
-    await task.onFailed(payload.data, deps, error).catch((e: unknown) => deps.logger.error('onFailed failed', { job: job.id, error: e }));
+    await task.onFailed(payload.data, { ...deps, logger }, error).catch((e: unknown) => logger.error('onFailed failed', { error: e }));
   };
 
   const run = async (job: ClaimedJob) => {
+    const logger = loggerOf(job);
     const task = tasks.get(job.task);
     const payload = task?.payload.safeParse(job.payload);
     if (!task || !payload?.success) {
       // Another attempt would meet the same unknown task or payload: fail it now.
       const error = task ? `invalid payload: ${payload?.error?.message}` : `no task named ${job.task}`;
-      deps.logger.error('job refused', { job: job.id, task: job.task, error });
-      await fail(deps.db, id, job, error, true).catch((e: unknown) => deps.logger.error('job failure not recorded', { job: job.id, error: e }));
+      logger.error('job refused', { task: job.task, error });
+      await fail(deps.db, id, job, error, true).catch((e: unknown) => logger.error('job failure not recorded', { error: e }));
       return;
     }
     const started = Date.now();
     try {
-      await task.run(payload.data, deps);
+      await task.run(payload.data, { ...deps, logger });
       await complete(deps.db, id, job.id);
-      deps.logger.debug('job done', { job: job.id, task: job.task, ms: Date.now() - started });
+      logger.debug('job done', { task: job.task, ms: Date.now() - started });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       if (e instanceof NotYet) {
-        deps.logger.debug('job waits', { job: job.id, task: job.task, error });
+        logger.debug('job waits', { task: job.task, error });
         await postpone(deps.db, id, job, error, e.seconds).catch(() => {});
         return;
       }
       if (isPassing(e)) {
-        deps.logger.debug('job postponed', { job: job.id, task: job.task, error });
+        logger.debug('job postponed', { task: job.task, error });
         // When even this fails, the lease runs out and the job is taken again.
         await postpone(deps.db, id, job, error, POSTPONE_SECONDS).catch(() => {});
         return;
       }
-      deps.logger.warn('job failed', { job: job.id, task: job.task, attempt: job.attempts, error });
+      logger.warn('job failed', { task: job.task, attempt: job.attempts, error });
       const final = await fail(deps.db, id, job, error).catch((err: unknown) => {
-        deps.logger.error('job failure not recorded', { job: job.id, error: err });
+        logger.error('job failure not recorded', { error: err });
         return false;
       });
       if (final) await gaveUp(job, error);
@@ -157,8 +162,7 @@ export function startWorker(deps: JobDeps, opts: WorkerOptions): Worker {
             runningIn[lane].add(job.id);
             running.set(
               job.id,
-              // Its log lines name the job, and the request that enqueued it.
-              withLogContext({ job: job.id, ...(job.requestId ? { requestId: job.requestId } : {}) }, () => run(job)).finally(() => {
+              run(job).finally(() => {
                 running.delete(job.id);
                 runningIn[lane].delete(job.id);
                 wake?.();

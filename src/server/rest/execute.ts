@@ -16,6 +16,7 @@ import { estimateTotal, mayExplain, runPlan } from './explain';
 import { inRequestTransaction, needsTransaction, type RequestEnd } from './request-tx';
 import { schemaCache, type Relation, type Routine, type Snapshot } from './schema-cache';
 import { clientIp } from '../http/client-ip';
+import { requestIdOf } from '../http/request-context';
 
 export type RestResult = { status: number; body: string | null; shape: ResponseShape; headers: Record<string, string> };
 
@@ -34,6 +35,7 @@ function requestContext(deps: AppDeps, c: Context, caller: Caller, path: string,
     path,
     headers: c.req.header(),
     clientAddress: clientIp(c, deps.config.trustProxy),
+    requestId: requestIdOf(c),
     readOnly,
     ...(TIMEOUTS[caller.role] ? { statementTimeout: TIMEOUTS[caller.role] } : {}),
     // Every role's: on the embedded database all other requests wait for this statement.
