@@ -9,8 +9,6 @@ export type EnqueueOptions = {
   /** Not before this time (delayed and scheduled jobs). */
   runAt?: Date;
   maxAttempts?: number;
-  /** The request that enqueues it (requestIdOf), or the job that does: its id goes with the job into the worker's log lines. */
-  requestId?: string | null | undefined;
 };
 
 /**
@@ -24,7 +22,9 @@ export async function enqueue(q: Queryable, task: string, payload: unknown, opts
     opts.key ?? null,
     opts.runAt?.toISOString() ?? null,
     opts.maxAttempts ?? null,
-    opts.requestId ?? null,
+    // No request id of its own: enqueued in a request's transaction, the job takes the request's
+    // from the claims statement's headers (nodeharbor.enqueue_job, migration 0035); elsewhere none.
+    null,
   ]);
   return rows[0]?.id ?? null;
 }
