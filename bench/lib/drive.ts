@@ -1,5 +1,6 @@
-// The load generator, run as its own process (bench/lib/load.ts starts it) so that autocannon's work
-// never runs on the server's event loop. Reads a LoadSpec as JSON from argv, prints a LoadResult as JSON.
+// The loads held to a rate (the soak's; wrk drives the others, bench/lib/wrk.ts), run as its own process
+// (bench/lib/load.ts starts it) so that autocannon's work never runs on the server's event loop. Reads a
+// LoadSpec as JSON from argv, prints a LoadResult as JSON.
 import autocannon from 'autocannon';
 import type { LoadResult, LoadSpec } from './load';
 
