@@ -85,9 +85,20 @@ export type PostgresOptions = {
 const prepared = new WeakMap<pg.PoolClient, Set<string>>();
 const MAX_PREPARED = 500;
 
+/**
+ * Statement names by text, so that the same text is hashed once rather than on every request:
+ * a SHA-1 of each statement cost case 1 about 50k instructions (bench/README.md, issue 40).
+ * Bounded like a connection's prepared statements, and emptied when full.
+ */
+const namesByText = new Map<string, string>();
+
 /** A statement's name on its connection: the same text is parsed and planned there only once. */
 function preparedName(client: pg.PoolClient, sql: string): string {
-  const name = `nh_${createHash('sha1').update(sql).digest('base64url')}`;
+  let name = namesByText.get(sql);
+  if (name === undefined) {
+    if (namesByText.size >= MAX_PREPARED) namesByText.clear();
+    namesByText.set(sql, (name = `nh_${createHash('sha1').update(sql).digest('base64url')}`));
+  }
   let names = prepared.get(client);
   if (!names) prepared.set(client, (names = new Set()));
   names.add(name);
