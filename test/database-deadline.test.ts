@@ -6,7 +6,6 @@ import type { Database } from '../src/server/db/database';
 import { classifyDbFailure } from '../src/server/db/db-failure';
 import { migrate } from '../src/server/db/migrate';
 import { openPostgres } from '../src/server/db/postgres';
-import { withQueryDeadline } from '../src/server/db/query-deadline';
 import { createPostgresDatabase, TEST_DB } from './helpers/database';
 
 // A statement's client-side deadline on PostgreSQL (issue 33, item 10): past it the statement
@@ -14,7 +13,7 @@ import { createPostgresDatabase, TEST_DB } from './helpers/database';
 // deadline is shorter than a statement that sleeps; test/faults/database-stall.test.ts pauses the
 // whole database instead.
 
-/** The pool's deadline, and statements that outlast it; the rest get withQueryDeadline's longer one, so that a loaded machine fails none. */
+/** The pool's deadline, and statements that outlast it; the rest get a longer one of their own (Deadlines.queryMs), so that a loaded machine fails none. */
 const DEADLINE_MS = 1_000;
 const SLEEP = 'select pg_sleep(1.5)';
 const AMPLE_MS = 30_000;
@@ -32,7 +31,7 @@ describe.skipIf(TEST_DB === 'pglite')("PostgreSQL's client-side statement deadli
     await scratch.drop();
   });
 
-  const backend = async () => (await withQueryDeadline(AMPLE_MS, () => db.query<{ pid: number }>('select pg_backend_pid() as pid'))).rows[0]!.pid;
+  const backend = async () => (await db.transaction((tx) => tx.query<{ pid: number }>('select pg_backend_pid() as pid'), { queryMs: AMPLE_MS })).rows[0]!.pid;
   const failure = (p: Promise<unknown>) =>
     p.then(
       () => undefined,
@@ -50,9 +49,12 @@ describe.skipIf(TEST_DB === 'pglite')("PostgreSQL's client-side statement deadli
     }
   });
 
-  it('gives the statements of withQueryDeadline their own deadline, and migrations a long one', async () => {
-    expect((await withQueryDeadline(AMPLE_MS, () => db.query<{ v: number }>('select 1 as v from pg_sleep(1.5)'))).rows).toEqual([{ v: 1 }]);
-    expect(await failure(withQueryDeadline(200, () => db.query(SLEEP)))).toMatchObject({ code: 'query_timeout' });
+  it("gives a transaction's and a batch's statements their own deadline, and migrations a long one", async () => {
+    const slow = { sql: 'select 1 as v from pg_sleep(1.5)', params: [] };
+    expect((await db.transaction((tx) => tx.query(slow.sql), { queryMs: AMPLE_MS })).rows).toEqual([{ v: 1 }]);
+    expect((await db.batch([slow], { queryMs: AMPLE_MS }))[0]!.rows).toEqual([{ v: 1 }]);
+    expect(await failure(db.batch([slow], { queryMs: 200 }))).toMatchObject({ code: 'query_timeout' });
+    expect(await failure(db.transaction((tx) => tx.query(SLEEP), { queryMs: 200 }))).toMatchObject({ code: 'query_timeout' });
 
     const dir = mkdtempSync(join(tmpdir(), 'nh-slow-migration-'));
     try {

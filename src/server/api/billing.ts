@@ -1,6 +1,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { TRANSACTION_TYPES } from '../../shared/ledger';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { ApiError, errorResponses } from './schemas';
 import { asTokenOwner, requires, type ApiCaller } from './token-auth';
 
@@ -74,13 +75,15 @@ function decodeCursor(cursor: string): [string, string] | undefined {
   return undefined;
 }
 
-export function billingRoutes(deps: Pick<AppDeps, 'db'>) {
+export function billingRoutes(appDeps: Pick<AppDeps, 'db'>) {
   const app = new OpenAPIHono<{ Variables: { apiCaller: ApiCaller } }>();
   app.openapi(balanceRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const r = await asTokenOwner(deps, c, (tx) => tx.query<{ balance: string }>(`select balance::text from public.user_credits`), { readOnly: true });
     return c.json({ balance: Number(r.rows[0]?.balance ?? 0) }, 200);
   });
   app.openapi(ledgerRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { limit, cursor } = c.req.valid('query');
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !after) return c.json({ code: 'invalid_request', message: 'cursor: not one this API gave' }, 400);

@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { POWER_ACTIONS } from '../../shared/power-actions';
 import type { Queryable } from '../db/database';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { errorResponses, serviceRefusals } from './schemas';
 import { Service, SERVICE_COLUMNS } from './services';
 import { asTokenOwner, requires, type ApiCaller } from './token-auth';
@@ -111,10 +112,11 @@ type Row = z.infer<typeof Service>;
 const serviceRow = async (tx: Queryable, id: string): Promise<Row> =>
   (await tx.query<Row>(`select ${SERVICE_COLUMNS} from public.services where id = $1`, [id])).rows[0]!;
 
-export function serviceActionRoutes(deps: Pick<AppDeps, 'db'>) {
+export function serviceActionRoutes(appDeps: Pick<AppDeps, 'db'>) {
   const app = new OpenAPIHono<{ Variables: { apiCaller: ApiCaller } }>();
 
   app.openapi(createRouteDef, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const body = c.req.valid('json');
     const r = await asTokenOwner(deps, c, async (tx) => {
       const made = await tx.query<{ r: { id: string; charged: string | number; reused: boolean } }>(
@@ -128,6 +130,7 @@ export function serviceActionRoutes(deps: Pick<AppDeps, 'db'>) {
   });
 
   app.openapi(updateRouteDef, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const updates = c.req.valid('json');
     const r = await asTokenOwner(deps, c, async (tx) => {
@@ -138,6 +141,7 @@ export function serviceActionRoutes(deps: Pick<AppDeps, 'db'>) {
   });
 
   app.openapi(extendRouteDef, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const { product_id, months } = c.req.valid('json');
     const r = await asTokenOwner(deps, c, async (tx) => {
@@ -153,6 +157,7 @@ export function serviceActionRoutes(deps: Pick<AppDeps, 'db'>) {
   });
 
   app.openapi(deleteRouteDef, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const r = await asTokenOwner(deps, c, async (tx) => {
       await tx.query(`select public.manage_service_operation($1, 'delete')`, [id]);
@@ -162,6 +167,7 @@ export function serviceActionRoutes(deps: Pick<AppDeps, 'db'>) {
   });
 
   app.openapi(powerRouteDef, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const { action } = c.req.valid('json');
     const r = await asTokenOwner(deps, c, async (tx) => {

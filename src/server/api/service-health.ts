@@ -3,6 +3,7 @@ import { LOG_LINES } from '../../shared/node-health';
 import { LOG_TAIL_MAX, nodeLogsMessages } from '../../shared/node-logs';
 import { messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { hitRateLimit } from '../http/rate-limit';
 import { LOG_DOWNLOAD_LIMIT, LOG_READ_LIMIT, logDownloadKey, logReadKey, readNodeLogs } from '../provisioning/read-node-logs';
 import { ApiError, errorResponses } from './schemas';
@@ -73,10 +74,11 @@ async function logLimit(deps: Pick<AppDeps, 'config' | 'db'>, userId: string, ta
   return waitLong > 0 ? { wait: waitLong, message: nodeLogsMessages.tooManyDownloads(waitLong) } : undefined;
 }
 
-export function serviceHealthRoutes(deps: Pick<AppDeps, 'config' | 'db' | 'keys' | 'logger'>) {
+export function serviceHealthRoutes(appDeps: Pick<AppDeps, 'config' | 'db' | 'keys' | 'logger'>) {
   const app = new OpenAPIHono<{ Variables: { apiCaller: ApiCaller } }>();
 
   app.openapi(logsRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const { tail } = c.req.valid('query');
     const { userId } = c.get('apiCaller');
@@ -99,6 +101,7 @@ export function serviceHealthRoutes(deps: Pick<AppDeps, 'config' | 'db' | 'keys'
   });
 
   app.openapi(uptimeRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const { days } = c.req.valid('query');
     const found = await asTokenOwner(

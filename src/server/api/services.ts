@@ -2,6 +2,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { ApiCaller } from './token-auth';
 import { asTokenOwner, requires } from './token-auth';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { ApiError, errorResponses } from './schemas';
 import type { ServiceState } from '../../shared/constants';
 import { messages } from '../../shared/validation';
@@ -51,9 +52,10 @@ type Row = z.infer<typeof Service>;
 export const SERVICE_COLUMNS = `id, name, description, product_id::text, state, to_json(created_at) #>> '{}' as created_at,
   to_json(renews_at) #>> '{}' as renews_at, expired, is_installed`;
 
-export function serviceRoutes(deps: Pick<AppDeps, 'db'>) {
+export function serviceRoutes(appDeps: Pick<AppDeps, 'db'>) {
   const app = new OpenAPIHono<{ Variables: { apiCaller: ApiCaller } }>();
   app.openapi(listRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     // RLS restricts the rows to the token's owner, as it does for the dashboard's query.
     const rows = await asTokenOwner(
       deps,
@@ -66,6 +68,7 @@ export function serviceRoutes(deps: Pick<AppDeps, 'db'>) {
     return c.json({ services: rows.rows }, 200);
   });
   app.openapi(getRoute, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const { id } = c.req.valid('param');
     const rows = await asTokenOwner(deps, c, (tx) => tx.query<Row>(`select ${SERVICE_COLUMNS} from public.services where id = $1 and not is_deleted`, [id]), {
       readOnly: true,

@@ -11,7 +11,7 @@ import {
   type ApiScope,
 } from '../../shared/api-tokens';
 import type { Queryable } from '../db/database';
-import { runAs } from '../db/fair-share';
+import { requestDeps, shareAs } from '../http/share-by-caller';
 import { withClaims } from '../db/with-claims';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/client-ip';
@@ -95,7 +95,9 @@ export function apiTokenAuth(deps: Pick<AppDeps, 'db' | 'logger' | 'config'>): M
     // Noise, or a token someone mistyped, is refused before the database is asked.
     if (!token || !isWellFormedApiToken(token)) return deny(c, 401, 'invalid_token', apiTokenMessages.invalidToken);
     const hash = hashApiToken(token);
-    const { rows } = await deps.db.query<TokenRow>(
+    // By the client's address until the token's owner is known.
+    const { db } = requestDeps(c, deps);
+    const { rows } = await db.query<TokenRow>(
       `select t.id, t.user_id, t.token_hash, t.scopes, t.allowed_ips::text[] as allowed_ips,
               t.revoked_at is null and (t.expires_at is null or t.expires_at > now())
                 and u.deleted_at is null and not coalesce(u.banned_until > now(), false) as usable,
@@ -116,7 +118,7 @@ export function apiTokenAuth(deps: Pick<AppDeps, 'db' | 'logger' | 'config'>): M
       return deny(c, 403, 'ip_not_allowed', apiTokenMessages.ipNotAllowed);
     }
     if (deps.config.rateLimitsEnabled) {
-      const wait = await hitRateLimit(deps.db, `api:token:${row.id}`, { max: API_TOKEN_REQUESTS_PER_MINUTE, windowSeconds: 60 });
+      const wait = await hitRateLimit(db, `api:token:${row.id}`, { max: API_TOKEN_REQUESTS_PER_MINUTE, windowSeconds: 60 });
       if (wait > 0) {
         c.header('Retry-After', String(wait));
         return deny(c, 429, 'rate_limited', apiTokenMessages.rateLimited(wait));
@@ -124,7 +126,7 @@ export function apiTokenAuth(deps: Pick<AppDeps, 'db' | 'logger' | 'config'>): M
     }
     if (row.record_use) {
       const ip = ipaddr.isValid(address) ? ipaddr.process(address.replace(/%.*$/, '')).toString() : null;
-      await deps.db.query(
+      await db.query(
         `update private.api_tokens set last_used_at = now(), last_used_ip = $2::inet
           where id = $1 and (last_used_at is null or last_used_at <= now() - interval '1 minute')`,
         [row.id, ip],
@@ -132,7 +134,8 @@ export function apiTokenAuth(deps: Pick<AppDeps, 'db' | 'logger' | 'config'>): M
     }
     c.set('apiCaller', { tokenId: row.id, userId: row.user_id, scopes: row.scopes });
     // The owner's share of the database, the same as their dashboard's (http/share-by-caller.ts).
-    await runAs(`user:${row.user_id}`, next);
+    shareAs(c, deps.db, `user:${row.user_id}`);
+    await next();
   };
 }
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { messages } from '../../shared/validation';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
 import { classifyDbFailure } from '../db/db-failure';
@@ -24,14 +25,15 @@ import { normalizeEmail } from './users';
 const OTHER_LINK_TYPES = new Set(['signup', 'invite', 'magiclink', 'email_change', 'email']);
 
 /** GoTrue-compatible endpoints under /auth/v1 (supabase-wire §2–3). */
-export function authRoutes(deps: AppDeps): Hono {
-  const { config, logger } = deps;
+export function authRoutes(appDeps: AppDeps): Hono {
+  const { config, logger } = appDeps;
   const r = new Hono();
   // Like Supabase's gateway: every route needs the apikey, except /verify, opened from an e-mail.
-  const apiKey = requireApiKey(deps.keys);
+  const apiKey = requireApiKey(appDeps.keys);
   const client = (c: Context): ClientInfo => ({ ip: clientIp(c, config.trustProxy), userAgent: c.req.header('user-agent') });
 
   r.post('/signup', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const body = await readJsonObject(c);
     const input = {
       email: optionalString(body, 'email'),
@@ -43,6 +45,7 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.post('/token', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const grant = c.req.query('grant_type');
     if (grant === 'password') {
       const body = await readJsonObject(c);
@@ -59,6 +62,7 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.post('/logout', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await authenticate(deps, c.req.header('authorization'));
     const scope = c.req.query('scope') ?? '';
     if (!['', 'global', 'local', 'others'].includes(scope)) throw validationFailed(`Unsupported logout scope "${scope}"`);
@@ -73,6 +77,7 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.post('/recover', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const email = normalizeEmail(optionalString(await readJsonObject(c), 'email'), 'Password recovery requires an email');
     await enforceRequestLimit(deps, 'recoverPerIp', client(c).ip);
     await enforceEmailFrequency(deps, 'recoverPerEmail', email);
@@ -82,6 +87,7 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.get('/verify', async (c) => {
+    const deps = requestDeps(c, appDeps);
     // Hono answers HEAD with the GET handler; a mail scanner's HEAD must not spend the one-time link.
     if (c.req.method === 'HEAD') return c.body(null, 405, { Allow: 'GET' });
     const token = c.req.query('token');
@@ -116,6 +122,7 @@ export function authRoutes(deps: AppDeps): Hono {
   // link that lets a new address through a locked account (address-links.ts). It carries the
   // token itself, which is hashed before the look-up, so the stored hash alone opens nothing.
   r.post('/verify', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const body = await readJsonObject(c);
     const type = optionalString(body, 'type') ?? '';
     const token = optionalString(body, 'token_hash');
@@ -130,11 +137,13 @@ export function authRoutes(deps: AppDeps): Hono {
   });
 
   r.get('/user', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await authenticate(deps, c.req.header('authorization'));
     return c.json(await loadUserJson(deps.db, who.user));
   });
 
   r.put('/user', apiKey, async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await authenticate(deps, c.req.header('authorization'));
     const body = await readJsonObject(c);
     const user = await updateUser(
@@ -164,7 +173,7 @@ export function authRoutes(deps: AppDeps): Hono {
     }),
   );
 
-  r.route('/factors', mfaRoutes(deps));
+  r.route('/factors', mfaRoutes(appDeps));
 
   r.get('/health', apiKey, (c) => c.json({ version: 'nodeharbor', name: 'GoTrue', description: 'GoTrue-compatible auth of NodeHarbor' }));
 

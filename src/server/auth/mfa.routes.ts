@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { requireApiKey } from '../http/api-key';
 import { clientIp } from '../http/client-ip';
 import { AuthError } from './auth-errors';
@@ -17,20 +18,21 @@ import type { ClientInfo } from './sessions';
  * handler: enrol, challenge, verify, unenrol. Listing is GET /user's `factors`. Recovery codes
  * are ours (GoTrue has none): count, regenerate, and sign in with one.
  */
-export function mfaRoutes(deps: AppDeps): Hono {
+export function mfaRoutes(appDeps: AppDeps): Hono {
   const r = new Hono();
-  const ip = (c: Context) => clientIp(c, deps.config.trustProxy);
+  const ip = (c: Context) => clientIp(c, appDeps.config.trustProxy);
   const client = (c: Context): ClientInfo => ({ ip: ip(c), userAgent: c.req.header('user-agent') });
-  r.use('*', requireApiKey(deps.keys));
+  r.use('*', requireApiKey(appDeps.keys));
 
   /** GoTrue's requireAuthentication and requireNotAnonymous. */
   async function caller(c: Context): Promise<Authenticated> {
-    const who = await authenticate(deps, c.req.header('authorization'));
+    const who = await authenticate(requestDeps(c, appDeps), c.req.header('authorization'));
     if (who.claims.is_anonymous === true) throw new AuthError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
     return who;
   }
 
   r.post('/', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     const body = await readJsonObject(c);
     const input = {
@@ -42,17 +44,20 @@ export function mfaRoutes(deps: AppDeps): Hono {
   });
 
   r.get('/recovery-codes', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     return c.json(await remainingRecoveryCodes(deps.db, who.user.id));
   });
 
   r.post('/recovery-codes', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     // The codes are shown once: no cache may keep them.
     return c.json(await regenerateRecoveryCodes(deps, who), 200, { 'Cache-Control': 'no-store' });
   });
 
   r.post('/recovery', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     await enforceRequestLimit(deps, 'recoveryCodePerIp', ip(c));
     await enforceRequestLimit(deps, 'recoveryCodePerSession', sessionOf(who));
@@ -61,6 +66,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
   });
 
   r.post('/:factorId/challenge', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     await enforceRequestLimit(deps, 'factorChallengePerIp', ip(c));
@@ -68,6 +74,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
   });
 
   r.post('/:factorId/verify', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     await enforceRequestLimit(deps, 'factorVerifyPerIp', ip(c));
@@ -87,6 +94,7 @@ export function mfaRoutes(deps: AppDeps): Hono {
   });
 
   r.delete('/:factorId', async (c) => {
+    const deps = requestDeps(c, appDeps);
     const who = await caller(c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     return c.json(await unenrollFactor(deps, who, factor, client(c)));

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from './database';
 import { DbConnectionError } from './db-failure';
@@ -13,19 +12,6 @@ export const SLOT_WAIT_MS = 5000;
  */
 export function defaultClientSlots(kind: Database['kind'], poolSize: number): number {
   return kind === 'postgres' ? Math.max(2, Math.floor(poolSize / 5)) : 2;
-}
-
-/** `holding`: this async context already has a slot, so a statement it starts does not take another. */
-type Caller = { key: string; holding: boolean };
-
-const callers = new AsyncLocalStorage<Caller>();
-
-/**
- * Runs `fn` as the work of `key` (a signed-in user or a client address): every statement it
- * sends through a database from shareFairly() counts against that key's slots.
- */
-export function runAs<T>(key: string, fn: () => T): T {
-  return callers.run({ key, holding: false }, fn);
 }
 
 type Queue = { running: number; waiting: (() => void)[] };
@@ -77,12 +63,11 @@ class KeyedSlots {
 }
 
 /**
- * The database, with each caller (runAs) limited to `slotsPerCaller` statements or transactions
- * at once; more wait up to `waitMs` and then fail with DbConnectionError('caller_busy') (429).
- * One user or one address can then hold only its share of PostgreSQL's pool, and only its share
- * of PGlite's one-at-a-time queue, however many requests it sends. Work outside runAs (the
- * worker, start-up) and statements started inside a held slot pass straight through, so a
- * transaction that reads outside itself cannot wait on its own caller's slots.
+ * The database, with its `forCaller` views limited to `slotsPerCaller` statements or transactions
+ * at once per key; more wait up to `waitMs` and then fail with DbConnectionError('caller_busy')
+ * (429). One user or one address can then hold only its share of PostgreSQL's pool, and only its
+ * share of PGlite's one-at-a-time queue, however many requests it sends. The database itself (the
+ * worker, start-up) passes straight through.
  */
 export function shareFairly(db: Database, slotsPerCaller: number, waitMs = SLOT_WAIT_MS): Database {
   const slots = new KeyedSlots(slotsPerCaller, waitMs);
@@ -90,18 +75,45 @@ export function shareFairly(db: Database, slotsPerCaller: number, waitMs = SLOT_
   // microtasks: without a turn of the event loop in between, other callers' requests would not
   // even be read until one caller's queue had drained.
   const start = db.kind === 'pglite' ? <T>(fn: () => Promise<T>) => nextTurn().then(fn) : <T>(fn: () => Promise<T>) => fn();
-  const gate = <T>(fn: () => Promise<T>): Promise<T> => {
-    const caller = callers.getStore();
-    if (!caller || caller.holding) return fn();
-    return slots.run(caller.key, () => callers.run({ key: caller.key, holding: true }, () => start(fn)));
-  };
   return {
     kind: db.kind,
-    query: (sql, params, name) => gate(() => db.query(sql, params, name)),
-    exec: (sql) => gate(() => db.exec(sql)),
-    transaction: (fn) => gate(() => db.transaction(fn)),
-    batch: (statements) => gate(() => db.batch(statements)),
+    query: (sql, params, name) => db.query(sql, params, name),
+    exec: (sql) => db.exec(sql),
+    transaction: (fn, deadlines) => db.transaction(fn, deadlines),
+    batch: (statements, deadlines) => db.batch(statements, deadlines),
     close: () => db.close(),
     stats: () => ({ ...db.stats?.(), callersWaiting: slots.waiting() }),
+    /**
+     * One request's view, its statements counted against `key` (a signed-in user or a client
+     * address). They go through this object's methods (`this`), so that a test which replaces
+     * one sees the requests' statements too. A request's statements share one slot: those it
+     * starts while it holds one (a read outside its own open transaction, parallel reads) pass,
+     * so a request can never wait on itself.
+     */
+    forCaller(key) {
+      const base = this as Database;
+      let holding = 0;
+      const gate = <T>(fn: () => Promise<T>): Promise<T> =>
+        holding > 0
+          ? fn()
+          : slots.run(key, async () => {
+              holding += 1;
+              try {
+                return await start(fn);
+              } finally {
+                holding -= 1;
+              }
+            });
+      return {
+        kind: base.kind,
+        origin: base,
+        query: (sql, params, name) => gate(() => base.query(sql, params, name)),
+        exec: (sql) => gate(() => base.exec(sql)),
+        transaction: (fn, deadlines) => gate(() => base.transaction(fn, deadlines)),
+        batch: (statements, deadlines) => gate(() => base.batch(statements, deadlines)),
+        close: () => base.close(),
+        stats: () => base.stats?.() ?? {},
+      };
+    },
   };
 }

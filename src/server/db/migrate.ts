@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Queryable } from './database';
-import { withQueryDeadline } from './query-deadline';
 
 import { DB_DIR } from '../paths';
 
@@ -95,20 +94,21 @@ export async function migrationStatus(q: Queryable, files: readonly MigrationFil
  * gets its file's. An advisory lock makes several processes starting together on one PostgreSQL
  * apply each file once.
  */
-export function migrate(db: Database, opts: MigrateOptions): Promise<string[]> {
-  return withQueryDeadline(MIGRATION_QUERY_TIMEOUT_MS, () => applyMigrations(db, opts));
-}
-
-async function applyMigrations(db: Database, opts: MigrateOptions): Promise<string[]> {
+export async function migrate(db: Database, opts: MigrateOptions): Promise<string[]> {
   const applied: string[] = [];
-  await db.exec(`
-    create schema if not exists nodeharbor;
-    create table if not exists nodeharbor.migrations (
-      name text primary key,
-      applied_at timestamptz not null default now()
-    );
-    alter table nodeharbor.migrations add column if not exists checksum text;
-  `);
+  const deadlines = { queryMs: MIGRATION_QUERY_TIMEOUT_MS };
+  await db.transaction(
+    (tx) =>
+      tx.exec(`
+        create schema if not exists nodeharbor;
+        create table if not exists nodeharbor.migrations (
+          name text primary key,
+          applied_at timestamptz not null default now()
+        );
+        alter table nodeharbor.migrations add column if not exists checksum text;
+      `),
+    deadlines,
+  );
   for (const file of migrationFiles(opts)) {
     await db.transaction(async (tx) => {
       // Another process may be applying a long migration: wait for it, past DATABASE_LOCK_TIMEOUT_MS.
@@ -125,7 +125,7 @@ async function applyMigrations(db: Database, opts: MigrateOptions): Promise<stri
         await tx.query('insert into nodeharbor.migrations (name, checksum) values ($1, $2)', [file.name, file.checksum]);
         applied.push(file.name);
       }
-    });
+    }, deadlines);
   }
   return applied;
 }

@@ -38,8 +38,8 @@ export function logOutages(db: Database, logger: Logger): Database {
     kind: db.kind,
     query: (sql, params, name) => watch(() => db.query(sql, params, name)),
     exec: (sql) => watch(() => db.exec(sql)),
-    transaction: (fn) => watch(() => db.transaction(fn)),
-    batch: (statements) => watch(() => db.batch(statements)),
+    transaction: (fn, deadlines) => watch(() => db.transaction(fn, deadlines)),
+    batch: (statements, deadlines) => watch(() => db.batch(statements, deadlines)),
     close: () => db.close(),
     stats: () => db.stats?.() ?? {},
   };

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { isDbError, type Database, type Queryable, type QueryResult } from './database';
+import { isDbError, type Database, type Deadlines, type Queryable, type QueryResult } from './database';
 import { DURABLE_START_PARAMS, DurableNodeFS, syncTree } from './durable-nodefs';
 import { takeLock, type FolderLock } from './data-folder-lock';
 import { makePrivateFolder } from './private-folder';
 import { shareLibraries, sharedMemory, sharedMemoryPglite } from './pglite-shared-memory';
-import { currentStatementDeadline, StatementWatchdog } from './statement-watchdog';
+import { StatementWatchdog } from './statement-watchdog';
 
 type Raw = { rows: unknown[]; affectedRows?: number; fields: { name: string; dataTypeID: number }[] };
 
@@ -19,7 +19,14 @@ type Driver = {
   exec: (sql: string) => Promise<unknown>;
 };
 
-function wrap(q: Driver): Queryable {
+/**
+ * The deadline of the statements PGlite runs now (Deadlines.embeddedMs), set by the transaction
+ * that holds PGlite: no other statement runs until that transaction ends, as PGlite's own query,
+ * exec and transaction all take its one transaction lock.
+ */
+type Armed = { ms: number | undefined };
+
+function wrap(q: Driver, armed: Armed): Queryable {
   return {
     async exec(sql) {
       await q.exec(sql);
@@ -30,7 +37,7 @@ function wrap(q: Driver): Queryable {
         return { rows: r.rows as T[], rowCount: r.affectedRows || r.rows.length, fields: r.fields };
       } catch (e) {
         // Cancelled by the watchdog at its deadline: say so as PostgreSQL's statement_timeout does.
-        if (isDbError(e) && e.code === '57014' && currentStatementDeadline() !== undefined) e.message = 'canceling statement due to statement timeout';
+        if (isDbError(e) && e.code === '57014' && armed.ms !== undefined) e.message = 'canceling statement due to statement timeout';
         throw e;
       }
     },
@@ -48,7 +55,7 @@ const SHARED_BUFFERS = ['-c', 'shared_buffers=16MB'];
 /** PGlite's own first memory: 128 MiB. */
 const INITIAL_MEMORY = 128 * 1024 * 1024;
 
-type Opened = { db: PGlite; watchdog: StatementWatchdog };
+type Opened = { db: PGlite; watchdog: StatementWatchdog; armed: Armed };
 
 /**
  * PGlite with its statements under the watchdog (statement-watchdog.ts): its PostgreSQL linked to
@@ -85,11 +92,12 @@ async function createWatched(options: PGliteOptions): Promise<Opened> {
     throw new Error("PGlite's build no longer exports PostgreSQL's cancel flags: no statement deadline");
   const watchdog = new StatementWatchdog(memory, flags);
   const step = db.execProtocolRawSync.bind(db);
+  const armed: Armed = { ms: undefined };
   db.execProtocolRawSync = (message) => {
-    const ms = currentStatementDeadline();
+    const { ms } = armed;
     return ms === undefined ? step(message) : watchdog.run(ms, () => step(message));
   };
-  return { db, watchdog };
+  return { db, watchdog, armed };
 }
 
 /**
@@ -131,8 +139,9 @@ export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: Fo
   }
   let db: PGlite;
   let watchdog: StatementWatchdog;
+  let armed: Armed;
   try {
-    ({ db, watchdog } = await openWatched(
+    ({ db, watchdog, armed } = await openWatched(
       () => ({
         // On disk, a commit is on the disk before it is answered (durable-nodefs.ts).
         ...(dataDir
@@ -152,16 +161,25 @@ export async function openPglite(dir?: string, loadDataDir?: Blob, heldLock?: Fo
     makePrivateFolder(resolve(dir));
     if (created) syncTree(dataDir!);
   }
-  const base = wrap(db);
+  const base = wrap(db, armed);
+  /** `fn` inside PGlite's transaction, its statements under the deadline when there is one. */
+  const within = <T>(deadlines: Deadlines | undefined, fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      armed.ms = deadlines?.embeddedMs;
+      try {
+        return await fn(wrap(tx, armed));
+      } finally {
+        armed.ms = undefined;
+      }
+    });
   return {
     kind: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, deadlines) => within(deadlines, fn),
     // In-process: no round trips to save, so simply one statement after the other.
-    batch: (statements) =>
-      db.transaction(async (tx) => {
-        const q = wrap(tx);
+    batch: (statements, deadlines) =>
+      within(deadlines, async (q) => {
         const out = [];
         for (const s of statements) out.push(await q.query<Record<string, unknown>>(s.sql, s.params));
         return out;

@@ -3,7 +3,6 @@ import { Socket } from 'node:net';
 import pg from 'pg';
 import { type Database, type DbError, isDbError, type Queryable, type QueryResult } from './database';
 import { classifyDbFailure, DbConnectionError, SOCKET_CODES } from './db-failure';
-import { queryDeadline } from './query-deadline';
 
 // NOTE: counts and ids of type int8 fit in a double here; keep them numbers as PGlite does.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -25,14 +24,14 @@ function timed(config: pg.QueryConfig<unknown[]>, query_timeout: number): pg.Que
   return Object.assign(config, { query_timeout });
 }
 
-function wrap(c: pg.PoolClient, timeoutMs: () => number): Queryable {
+function wrap(c: pg.PoolClient, timeoutMs: number): Queryable {
   return {
     async exec(sql) {
       // Without parameters pg uses the simple protocol, which accepts several statements.
-      await c.query(timed({ text: sql }, timeoutMs())).catch(rethrow);
+      await c.query(timed({ text: sql }, timeoutMs)).catch(rethrow);
     },
     async query<T>(sql: string, params: readonly unknown[] = [], name?: string): Promise<QueryResult<T>> {
-      return result<T>(await c.query(timed({ name, text: sql, values: [...params] }, timeoutMs())).catch(rethrow));
+      return result<T>(await c.query(timed({ name, text: sql, values: [...params] }, timeoutMs)).catch(rethrow));
     },
   };
 }
@@ -72,8 +71,8 @@ export type PostgresOptions = {
   /**
    * How long a statement may go unanswered, whatever PostgreSQL does (a server paused or a network
    * that drops packets answers nothing, and statement_timeout runs in the server): then it fails
-   * with DbConnectionError('query_timeout') and its connection is destroyed. withQueryDeadline
-   * sets another for some work.
+   * with DbConnectionError('query_timeout') and its connection is destroyed. A transaction may
+   * set another (Deadlines.queryMs).
    */
   queryTimeoutMs?: number;
 };
@@ -141,7 +140,7 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const timeoutMs = () => queryDeadline() ?? opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const defaultTimeoutMs = opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   // A checked-out client whose server goes away emits 'error' too, which nothing may leave
   // unhandled; its next query fails with the reason, and the client is then not reused.
   const ignore = () => {};
@@ -166,10 +165,10 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       throw e;
     }
   };
-  await withClient((c) => wrap(c, timeoutMs).query('select 1'));
-  const transaction: Database['transaction'] = (fn) =>
+  await withClient((c) => wrap(c, defaultTimeoutMs).query('select 1'));
+  const transaction: Database['transaction'] = (fn, deadlines) =>
     withClient(async (client) => {
-      const tx = wrap(client, timeoutMs);
+      const tx = wrap(client, deadlines?.queryMs ?? defaultTimeoutMs);
       try {
         await tx.exec('begin');
         const out = await fn(tx);
@@ -183,10 +182,10 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
     });
   return {
     kind: 'postgres',
-    query: (sql, params, name) => withClient((c) => wrap(c, timeoutMs).query(sql, params, name)),
-    exec: (sql) => withClient((c) => wrap(c, timeoutMs).exec(sql)),
+    query: (sql, params, name) => withClient((c) => wrap(c, defaultTimeoutMs).query(sql, params, name)),
+    exec: (sql) => withClient((c) => wrap(c, defaultTimeoutMs).exec(sql)),
     transaction,
-    async batch(statements) {
+    async batch(statements, deadlines) {
       // One round trip: the connection pipelines (pg's pipeline mode), so the transaction's
       // messages all leave before the first answer, in one write (the cork), and PostgreSQL
       // answers them in order. The statements are prepared once per connection. On an error
@@ -194,7 +193,7 @@ export async function openPostgres(url: string, max = 20, opts: PostgresOptions 
       // connection goes back clean.
       const client = await connect();
       const socket = client instanceof CorkableClient ? client.socket : undefined;
-      const deadline = timeoutMs();
+      const deadline = deadlines?.queryMs ?? defaultTimeoutMs;
       let sent: Promise<pg.QueryResult>[];
       socket?.cork();
       try {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 
 const IDLE = 0;
@@ -11,24 +10,6 @@ const FIRED = 2;
  * within half a second even while one caller sends a slow statement after another (two deadlines).
  */
 export const DEFAULT_EMBEDDED_STATEMENT_TIMEOUT_MS = 200;
-
-/** The deadline, in milliseconds, of the statements a caller runs inside `withStatementDeadline`. */
-const deadlines = new AsyncLocalStorage<number>();
-
-/**
- * Runs `fn` with every statement it sends to the embedded database limited to `ms` milliseconds
- * of running (PostgreSQL's statement_timeout, which PGlite cannot keep: it has no timers while a
- * statement runs). PostgreSQL keeps the caller's statement_timeout itself, so this changes
- * nothing there.
- */
-export function withStatementDeadline<T>(ms: number, fn: () => T): T {
-  return deadlines.run(ms, fn);
-}
-
-/** The deadline of the statement being sent now, or undefined where it has none. */
-export function currentStatementDeadline(): number | undefined {
-  return deadlines.getStore();
-}
 
 /**
  * Cancels an embedded statement at its deadline. The embedded PostgreSQL runs on the main

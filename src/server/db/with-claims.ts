@@ -1,5 +1,4 @@
-import type { Database, Queryable, QueryResult, Statement } from './database';
-import { withStatementDeadline } from './statement-watchdog';
+import type { Database, Deadlines, Queryable, QueryResult, Statement } from './database';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
 
@@ -23,22 +22,18 @@ export type RequestContext = {
   embeddedDeadlineMs?: number;
 };
 
-/** Runs `fn` under the request's embedded deadline, when it has one. */
-function underDeadline<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
-  return ctx.embeddedDeadlineMs === undefined ? fn() : withStatementDeadline(ctx.embeddedDeadlineMs, fn);
-}
+/** The request's embedded deadline, when it has one. */
+const deadlinesOf = (ctx: RequestContext): Deadlines | undefined => (ctx.embeddedDeadlineMs === undefined ? undefined : { embeddedMs: ctx.embeddedDeadlineMs });
 
 /**
  * Runs `fn` in one transaction as the request's role with its claims set, as PostgREST does, so
  * row-level security and auth.uid() apply to everything `fn` runs. Settings are transaction-local.
  */
 export function withClaims<T>(db: Database, ctx: RequestContext, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return underDeadline(ctx, () =>
-    db.transaction(async (tx) => {
-      await setClaims(tx, ctx);
-      return fn(tx);
-    }),
-  );
+  return db.transaction(async (tx) => {
+    await setClaims(tx, ctx);
+    return fn(tx);
+  }, deadlinesOf(ctx));
 }
 
 /**
@@ -92,6 +87,6 @@ export async function setClaims(tx: Queryable, ctx: RequestContext): Promise<voi
  * commits when it succeeds: what withClaims does, in one round trip on PostgreSQL (Database.batch).
  */
 export async function queryWithClaims<T>(db: Database, ctx: RequestContext, statement: Statement): Promise<QueryResult<T>> {
-  const [, result] = await underDeadline(ctx, () => db.batch([claimsStatement(ctx), statement]));
+  const [, result] = await db.batch([claimsStatement(ctx), statement], deadlinesOf(ctx));
   return result as QueryResult<T>;
 }

@@ -31,13 +31,13 @@ export function withEncryptionKeys(db: Database, keys: EncryptionKeys): Database
       const [, result] = await db.batch([set, { sql, params }]);
       return result as QueryResult<T>;
     },
-    transaction: (fn) =>
+    transaction: (fn, deadlines) =>
       db.transaction(async (tx) => {
         await tx.query(set.sql, set.params, 'nh_encryption_keys');
         return fn(tx);
-      }),
-    async batch(statements) {
-      return (await db.batch([set, ...statements])).slice(1);
+      }, deadlines),
+    async batch(statements, deadlines) {
+      return (await db.batch([set, ...statements], deadlines)).slice(1);
     },
     close: () => db.close(),
     stats: () => db.stats?.() ?? {},

@@ -3,6 +3,7 @@ import { apiTokenMessages } from '../../shared/api-tokens';
 import { classifyDbFailure, failureMessage } from '../db/db-failure';
 import type { AppDeps } from '../deps';
 import { requireApiKey } from '../http/api-key';
+import { requestDeps } from '../http/share-by-caller';
 import { adminCreateUser } from './admin-create-user';
 import { apiToken } from './api-token';
 import { billingDocument } from './billing-document';
@@ -51,7 +52,7 @@ export function functionRoutes(deps: AppDeps): Hono {
   });
   app.post('/:name', (c) => {
     const fn = functions[c.req.param('name')];
-    return fn ? fn(deps, c) : fail(c, 404, 'Function not found');
+    return fn ? fn(requestDeps(c, deps), c) : fail(c, 404, 'Function not found');
   });
   app.all('*', (c) => fail(c, 405, 'Functions are called with POST'));
   // The database's passing failures, in a function's own error shape; they are logged once per

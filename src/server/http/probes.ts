@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { migrationFiles, migrationStatus } from '../db/migrate';
-import { withQueryDeadline } from '../db/query-deadline';
+import type { Deadlines } from '../db/database';
 import type { AppDeps } from '../deps';
 
 type Check = 'ok' | 'stopping' | 'unavailable' | 'pending' | 'edited' | 'stopped';
@@ -12,12 +12,12 @@ type Check = 'ok' | 'stopping' | 'unavailable' | 'pending' | 'edited' | 'stopped
 const PROBE_DATABASE_MS = 1_500;
 
 /**
- * `work`, or a rejection after PROBE_DATABASE_MS. Its statements get that deadline too, so that
- * on PostgreSQL their connections are destroyed then instead of after DATABASE_QUERY_TIMEOUT_MS;
- * the race bounds the rest (a wait for a pooled connection, PGlite's queue).
+ * `work`, or a rejection after PROBE_DATABASE_MS. It is given that deadline for its statements,
+ * so that on PostgreSQL their connections are destroyed then instead of after
+ * DATABASE_QUERY_TIMEOUT_MS; the race bounds the rest (a wait for a pooled connection, PGlite's queue).
  */
-async function withinProbeTime<T>(work: () => Promise<T>): Promise<T> {
-  const answer = withQueryDeadline(PROBE_DATABASE_MS, work);
+async function withinProbeTime<T>(work: (deadlines: Deadlines) => Promise<T>): Promise<T> {
+  const answer = work({ queryMs: PROBE_DATABASE_MS });
   answer.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -46,7 +46,7 @@ export function mountProbes(app: Hono, deps: AppDeps): void {
   app.get('/ready', async (c) => {
     const checks: Record<string, Check> = { process: lifecycle?.stopping ? 'stopping' : 'ok' };
     try {
-      const states = await withinProbeTime(() => migrationStatus(db, files));
+      const states = await withinProbeTime((deadlines) => db.transaction((tx) => migrationStatus(tx, files), deadlines));
       checks.database = 'ok';
       checks.migrations = states.some((s) => s.state === 'edited') ? 'edited' : states.some((s) => s.state === 'pending') ? 'pending' : 'ok';
     } catch {
@@ -61,7 +61,7 @@ export function mountProbes(app: Hono, deps: AppDeps): void {
     // Shutting down (shutdown.ts): a load balancer stops sending before the server stops answering.
     if (lifecycle?.stopping) return c.json({ status: 'stopping', database: db.kind }, 503);
     try {
-      await withinProbeTime(() => db.query('select 1'));
+      await withinProbeTime((deadlines) => db.batch([{ sql: 'select 1', params: [] }], deadlines));
       return c.json({ status: 'ok', database: db.kind });
     } catch {
       return c.json({ status: 'unavailable', database: db.kind }, 503);

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { isUuid } from '../../shared/validation';
 import type { AppDeps } from '../deps';
+import { requestDeps } from '../http/share-by-caller';
 import { PaymentProviderError } from './provider';
 import { closePurchase, findPurchase } from './purchases';
 import { bookRefundEvent } from './refunds';
@@ -24,14 +25,16 @@ const RESULTS: Record<Settlement, Result> = {
  * return, and the test provider's approval page.
  * Every path that credits goes through settle.ts, so they may all arrive at once.
  */
-export function paymentRoutes(deps: AppDeps): Hono {
-  const { db, logger, payments } = deps;
+export function paymentRoutes(appDeps: AppDeps): Hono {
+  const { logger, payments } = appDeps;
   const app = new Hono();
   const back = (c: Context, result: Result, purchaseId?: string) =>
     c.redirect(`/dashboard/billing?payment=${result}${result === 'success' && purchaseId ? `&purchase=${purchaseId}` : ''}`, 303);
 
   // The browser comes back here from the approval page; PayPal adds its own token, which we do not need.
   app.get('/return', async (c) => {
+    const deps = requestDeps(c, appDeps);
+    const { db } = deps;
     const cancelled = c.req.query('cancelled') === '1';
     const purchaseId = c.req.query('purchase') ?? '';
     const purchase = isUuid(purchaseId) ? await findPurchase(db, { id: purchaseId }) : undefined;
@@ -61,6 +64,8 @@ export function paymentRoutes(deps: AppDeps): Hono {
   });
 
   app.post('/webhook/paypal', async (c) => {
+    const deps = requestDeps(c, appDeps);
+    const { db } = deps;
     if (payments.name !== 'paypal') return c.json({ error: 'PayPal is not configured' }, 404);
     const raw = await c.req.text();
     try {
@@ -93,6 +98,8 @@ export function paymentRoutes(deps: AppDeps): Hono {
 
   // Crypto top-ups (decision 050): NOWPayments' signed callbacks, and the buyer's way back from its invoice.
   app.post('/webhook/nowpayments', async (c) => {
+    const deps = requestDeps(c, appDeps);
+    const { db } = deps;
     const crypto = deps.crypto;
     if (!crypto) return c.json({ error: 'Crypto payments are not configured' }, 404);
     const settled = crypto.verifyCallback(c.req.header(), await c.req.text());
@@ -110,6 +117,8 @@ export function paymentRoutes(deps: AppDeps): Hono {
   });
 
   app.get('/crypto/return', async (c) => {
+    const deps = requestDeps(c, appDeps);
+    const { db } = deps;
     const purchaseId = c.req.query('purchase') ?? '';
     const purchase = isUuid(purchaseId) ? await findPurchase(db, { id: purchaseId }) : undefined;
     const orderId = purchase?.provider_order_id;
@@ -128,12 +137,14 @@ export function paymentRoutes(deps: AppDeps): Hono {
 
   if (payments.name === 'test') {
     app.get('/test/approve/:orderId', async (c) => {
+      const { db } = requestDeps(c, appDeps);
       const order = await findTestOrder(db, c.req.param('orderId'));
       c.header('Cache-Control', 'no-store');
       if (!order) return c.html('<!doctype html><title>Not found</title><p>No such test payment.</p>', 404);
       return c.html(testApprovalPage(order));
     });
     app.post('/test/approve/:orderId', async (c) => {
+      const { db } = requestDeps(c, appDeps);
       const form = await c.req.parseBody();
       const decision = form.decision;
       if (decision !== 'approve' && decision !== 'reject') return c.text('Choose Approve or Reject', 400);

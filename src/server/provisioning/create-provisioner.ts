@@ -1,4 +1,4 @@
-import type { Database } from '../db/database';
+import { originOf, type Database } from '../db/database';
 import type { AppDeps } from '../deps';
 import type { Config, MachinesConfig } from '../env';
 import { createProductRouter } from './drivers/by-product';
@@ -70,11 +70,12 @@ const made = new WeakMap<Database, Promise<Provisioner>>();
  * never connects to an engine. A failed check is not kept, so the next call tries again.
  */
 export function provisionerFor(deps: ProvisionerDeps): Promise<Provisioner> {
-  let p = made.get(deps.db);
+  const db = originOf(deps.db);
+  let p = made.get(db);
   if (!p) {
-    p = createProvisioner(deps);
-    made.set(deps.db, p);
-    p.catch(() => made.delete(deps.db));
+    p = createProvisioner({ ...deps, db });
+    made.set(db, p);
+    p.catch(() => made.delete(db));
   }
   return p;
 }

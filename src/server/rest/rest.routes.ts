@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import type { DbRole } from '../db/with-claims';
 import { requireApiKey } from '../http/api-key';
 import { CallerError, getCaller, isEndedSession } from '../http/caller';
+import { requestDeps } from '../http/share-by-caller';
 import { RestError, toRestError } from './errors';
 import { executeRpc, executeTable, type RestResult } from './execute';
 import { contentType } from './media-types';
@@ -50,7 +51,7 @@ export function restRoutes(deps: AppDeps): Hono {
         throw e instanceof CallerError ? callerError(e) : e;
       });
       role = caller.role;
-      return okResponse(c, await run(deps, c, caller, c.req.param(param)!));
+      return okResponse(c, await run(requestDeps(c, deps), c, caller, c.req.param(param)!));
     } catch (e) {
       // A token of an ended session is refused as a bad token, so supabase-js treats it as one.
       if (isEndedSession(e)) return errorResponse(c, callerError(new CallerError(e.message, 'PGRST301')));

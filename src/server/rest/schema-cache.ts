@@ -1,4 +1,4 @@
-import type { Database } from '../db/database';
+import { originOf, type Database } from '../db/database';
 
 /**
  * A column of a table, view or function result, with its type as PostgreSQL spells it (safe to
@@ -381,10 +381,11 @@ const caches = new WeakMap<Database, SchemaCache>();
 
 /** The schema cache of `db`; one per Database instance. */
 export function schemaCache(db: Database): SchemaCache {
-  let cache = caches.get(db);
+  const origin = originOf(db);
+  let cache = caches.get(origin);
   if (!cache) {
-    cache = new SchemaCache(db);
-    caches.set(db, cache);
+    cache = new SchemaCache(origin);
+    caches.set(origin, cache);
   }
   return cache;
 }
