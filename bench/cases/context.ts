@@ -1,5 +1,5 @@
 import { anonKey, signInAll, type Session } from '../lib/http';
-import { runLoad, type LoadResult, type Scenario } from '../lib/load';
+import { runLoad, type Driver, type LoadResult, type Scenario } from '../lib/load';
 import { actors } from '../lib/seed';
 import type { RunningServer } from '../lib/server';
 import type { Target } from '../lib/targets';
@@ -16,7 +16,8 @@ export type Live = {
 };
 
 /** A load's connections and, to hold it below full speed, its requests per second over them all. */
-export type Pace = { connections?: number; rate?: number };
+/** `driver`: autocannon instead of wrk for a closed loop too, to compare the two (bench/drivers.ts). */
+export type Pace = { connections?: number; rate?: number; driver?: Driver };
 
 /** How long each load runs, and its warm-up (JIT, pool and plan caches), in seconds. */
 export type Timing = { seconds: number; warmup: number };
@@ -27,6 +28,7 @@ export function loadOn(live: Live, t: Timing, pace: Pace, connections: number, s
     url: live.server.url,
     connections: pace.connections ?? connections,
     rate: pace.rate,
+    ...(pace.driver ? { driver: pace.driver } : {}),
     seconds: t.seconds,
     warmupSeconds: t.warmup,
     scenario,

@@ -12,8 +12,13 @@ export type Scenario =
   /** POST create_service_securely with a new name each time, one request per user (`tokens`) at a time. */
   | (Common & { kind: 'create-service'; tokens: string[]; args: Record<string, unknown> });
 
-/** `rate`: requests per second over all connections (autocannon's overallRate); unset, as fast as answered. */
-export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario; rate?: number };
+export type Driver = 'wrk' | 'autocannon';
+
+/**
+ * `rate`: requests per second over all connections (autocannon's overallRate); unset, as fast as
+ * answered. `driver`: which generator runs a closed loop (wrk unless said).
+ */
+export type LoadSpec = { url: string; connections: number; seconds: number; warmupSeconds: number; scenario: Scenario; rate?: number; driver?: Driver };
 
 /** Latencies in milliseconds; `errors` counts connection errors, timeouts and error statuses. */
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
@@ -23,7 +28,7 @@ export type LoadResult = { requests: number; rps: number; p50: number; p99: numb
  * pgbench does; a load held to a rate with autocannon, which wrk cannot hold to one.
  */
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  return spec.rate === undefined ? runWrk(spec) : runAutocannon(spec);
+  return spec.rate === undefined && spec.driver !== 'autocannon' ? runWrk(spec) : runAutocannon(spec);
 }
 
 /** Runs autocannon in a child process (bench/lib/drive.ts) and returns its summary. */
