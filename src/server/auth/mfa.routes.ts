@@ -25,15 +25,15 @@ export function mfaRoutes(appDeps: AppDeps): Hono {
   r.use('*', requireApiKey(appDeps.keys));
 
   /** GoTrue's requireAuthentication and requireNotAnonymous. */
-  async function caller(c: Context): Promise<Authenticated> {
-    const who = await authenticate(requestDeps(c, appDeps), c.req.header('authorization'));
+  async function caller(deps: AppDeps, c: Context): Promise<Authenticated> {
+    const who = await authenticate(deps, c.req.header('authorization'));
     if (who.claims.is_anonymous === true) throw new AuthError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
     return who;
   }
 
   r.post('/', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     const body = await readJsonObject(c);
     const input = {
       factorType: optionalString(body, 'factor_type'),
@@ -45,20 +45,20 @@ export function mfaRoutes(appDeps: AppDeps): Hono {
 
   r.get('/recovery-codes', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     return c.json(await remainingRecoveryCodes(deps.db, who.user.id));
   });
 
   r.post('/recovery-codes', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     // The codes are shown once: no cache may keep them.
     return c.json(await regenerateRecoveryCodes(deps, who), 200, { 'Cache-Control': 'no-store' });
   });
 
   r.post('/recovery', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     await enforceRequestLimit(deps, 'recoveryCodePerIp', ip(c));
     await enforceRequestLimit(deps, 'recoveryCodePerSession', sessionOf(who));
     const code = optionalString(await readJsonObject(c), 'code');
@@ -67,7 +67,7 @@ export function mfaRoutes(appDeps: AppDeps): Hono {
 
   r.post('/:factorId/challenge', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     await enforceRequestLimit(deps, 'factorChallengePerIp', ip(c));
     return c.json(await challengeFactor(deps, who, factor, ip(c)));
@@ -75,7 +75,7 @@ export function mfaRoutes(appDeps: AppDeps): Hono {
 
   r.post('/:factorId/verify', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     await enforceRequestLimit(deps, 'factorVerifyPerIp', ip(c));
     // Wrong codes count against this session, and against the factor only from an address the
@@ -95,7 +95,7 @@ export function mfaRoutes(appDeps: AppDeps): Hono {
 
   r.delete('/:factorId', async (c) => {
     const deps = requestDeps(c, appDeps);
-    const who = await caller(c);
+    const who = await caller(deps, c);
     const factor = await findOwnedFactor(deps.db, who.user.id, c.req.param('factorId'));
     return c.json(await unenrollFactor(deps, who, factor, client(c)));
   });
